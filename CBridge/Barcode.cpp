@@ -1,0 +1,134 @@
+#include "Internal.hpp"
+#include "BarcodeResults.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+static_assert(CB_FORMAT_QRCODE == static_cast<int>(ZXing::BarcodeFormat::QRCode), "CB_Format mirrors zxing");
+static_assert(CB_FORMAT_MICROQRCODE == static_cast<int>(ZXing::BarcodeFormat::MicroQRCode), "CB_Format mirrors zxing");
+static_assert(CB_FORMAT_ALL == static_cast<int>(ZXing::BarcodeFormat::Any), "CB_Format mirrors zxing");
+
+namespace cbridge {
+
+cv::Mat grayOf(const cv::Mat &bgr) {
+    cv::Mat gray;
+    cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
+    return gray;
+}
+
+ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate) {
+    ZXing::DecodeHints hints;
+    hints.setFormats(formats == 0 ? ZXing::BarcodeFormat::Any : static_cast<ZXing::BarcodeFormat>(formats));
+    hints.setTryHarder(tryHarder);
+    hints.setTryRotate(tryRotate);
+    // zxing-cpp 1.4.0 abort()s inside its downscaling on some 1080p multi-code frames (assertion
+    // `lineCount() == 1`, upstream issue 740). An abort cannot be caught: never enable it.
+    hints.setTryDownscale(false);
+    return hints;
+}
+
+ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints) {
+    CV_Assert(gray.type() == CV_8UC1 && gray.isContinuous());
+    const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum,
+                                static_cast<int>(gray.step));
+    return ZXing::ReadBarcodes(view, hints);
+}
+
+BarcodeList::~BarcodeList() {
+    for (auto &barcode : barcodes) {
+        std::free(barcode.text);
+        std::free(barcode.bytes);
+    }
+}
+
+void BarcodeList::append(const ZXing::Result &result, double scale, const CB_Quad *quadOverride) {
+    CB_Barcode barcode{};
+    barcode.format = static_cast<int>(result.format());
+    barcode.sequence_index = result.sequenceSize() > 0 ? result.sequenceIndex() : -1;
+    barcode.sequence_size = std::max(result.sequenceSize(), 0);
+    if (quadOverride != nullptr) {
+        barcode.quad = *quadOverride;
+    } else {
+        const auto &position = result.position();
+        const ZXing::PointI corners[4] = {position.topLeft(), position.topRight(), position.bottomRight(),
+                                          position.bottomLeft()};
+        for (int corner = 0; corner < 4; ++corner) {
+            barcode.quad.x[corner] = static_cast<float>(corners[corner].x * scale);
+            barcode.quad.y[corner] = static_cast<float>(corners[corner].y * scale);
+        }
+    }
+    std::strncpy(barcode.symbology_identifier, result.symbologyIdentifier().c_str(),
+                 sizeof(barcode.symbology_identifier) - 1);
+    barcodes.push_back(barcode);  // owned from here on, so the allocations below cannot leak
+    auto &owned = barcodes.back();
+    const auto &bytes = result.bytes();
+    owned.bytes = static_cast<uint8_t *>(std::malloc(std::max<size_t>(bytes.size(), 1)));
+    if (owned.bytes == nullptr) {
+        throw std::bad_alloc();
+    }
+    std::copy(bytes.begin(), bytes.end(), owned.bytes);
+    owned.byte_count = bytes.size();
+    owned.text = copyString(result.text());
+}
+
+CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
+    *out_barcodes = nullptr;
+    *out_count = 0;
+    if (barcodes.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_Barcode *>(std::calloc(barcodes.size(), sizeof(CB_Barcode)));
+    if (array == nullptr) {
+        return fail(CB_ENGINE_FAILED, "out of memory");
+    }
+    std::copy(barcodes.begin(), barcodes.end(), array);
+    *out_barcodes = array;
+    *out_count = barcodes.size();
+    barcodes.clear();
+    return CB_OK;
+}
+
+}  // namespace cbridge
+
+extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options,
+                                     CB_Barcode **out_barcodes, size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && options != nullptr && out_barcodes != nullptr && out_count != nullptr,
+               "CB_Barcode_read: NULL argument");
+    *out_barcodes = nullptr;
+    *out_count = 0;
+    CB_REQUIRE((options->formats & ~CB_FORMAT_ALL) == 0, "CB_Barcode_read: unknown format flags");
+
+    cv::Mat gray = cbridge::grayOf(image->pixels);
+    double scale = 1;
+    const int longSide = std::max(gray.cols, gray.rows);
+    if (options->max_dimension > 0 && longSide > options->max_dimension) {
+        scale = static_cast<double>(longSide) / options->max_dimension;
+        cv::Mat smaller;
+        cv::resize(gray, smaller, cv::Size(), 1 / scale, 1 / scale, cv::INTER_AREA);
+        gray = smaller;
+    }
+    const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0);
+    cbridge::BarcodeList barcodes;
+    for (const auto &result : cbridge::readBarcodes(gray, hints)) {
+        if (result.isValid()) {
+            barcodes.append(result, scale);
+        }
+    }
+    return barcodes.release(out_barcodes, out_count);
+    CB_CATCH
+}
+
+extern "C" void CB_Barcodes_free(CB_Barcode *barcodes, size_t count) {
+    if (barcodes == nullptr) {
+        return;
+    }
+    for (size_t index = 0; index < count; ++index) {
+        std::free(barcodes[index].text);
+        std::free(barcodes[index].bytes);
+    }
+    std::free(barcodes);
+}

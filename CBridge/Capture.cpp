@@ -1,0 +1,114 @@
+#include "Internal.hpp"
+
+#include <opencv2/core/utils/logger.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+struct CB_Capture {
+    cv::VideoCapture capture;
+};
+
+namespace {
+
+// FFmpeg and OpenCV print their own warnings on corrupt input; LiveScan reports one error line itself.
+// OpenCV reads OPENCV_FFMPEG_LOGLEVEL when it first initialises FFmpeg, so this must run before any open.
+void quietLibraryLogs() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET, unless the user asked for logs
+        if (std::getenv("OPENCV_LOG_LEVEL") == nullptr) {
+            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        }
+    });
+}
+
+CB_Status finishOpen(std::unique_ptr<CB_Capture> capture, CB_Capture **out_capture, const std::string &what) {
+    if (!capture->capture.isOpened()) {
+        return cbridge::fail(CB_OPEN_FAILED, "could not open " + what);
+    }
+    *out_capture = capture.release();
+    return CB_OK;
+}
+
+}  // namespace
+
+extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture) {
+    CB_TRY
+    CB_REQUIRE(path_or_url != nullptr && *path_or_url != '\0' && out_capture != nullptr,
+               "CB_Capture_open: empty path");
+    *out_capture = nullptr;
+    quietLibraryLogs();
+    // Name the backend: CAP_ANY would fall through to GStreamer, which prints and probes for seconds.
+    const bool isSequence = std::strchr(path_or_url, '%') != nullptr;
+    auto capture = std::make_unique<CB_Capture>();
+    capture->capture.open(path_or_url, isSequence ? cv::CAP_IMAGES : cv::CAP_FFMPEG);
+    return finishOpen(std::move(capture), out_capture, path_or_url);
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Capture_open_camera(int index, CB_Capture **out_capture) {
+    CB_TRY
+    CB_REQUIRE(index >= 0 && out_capture != nullptr, "CB_Capture_open_camera: negative index");
+    *out_capture = nullptr;
+    quietLibraryLogs();
+    auto capture = std::make_unique<CB_Capture>();
+    capture->capture.open(index, cv::CAP_V4L2);
+    return finishOpen(std::move(capture), out_capture, "camera " + std::to_string(index));
+    CB_CATCH
+}
+
+extern "C" void CB_Capture_delete(CB_Capture *capture) {
+    if (capture == nullptr) {
+        return;
+    }
+    try {
+        capture->capture.release();
+    } catch (...) {
+        // Releasing a broken stream may throw; the handle is going away either way.
+    }
+    delete capture;
+}
+
+extern "C" CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info) {
+    CB_TRY
+    CB_REQUIRE(capture != nullptr && out_info != nullptr, "CB_Capture_info: NULL argument");
+    const cv::VideoCapture &source = capture->capture;
+    out_info->width = static_cast<int>(source.get(cv::CAP_PROP_FRAME_WIDTH));
+    out_info->height = static_cast<int>(source.get(cv::CAP_PROP_FRAME_HEIGHT));
+    const double fps = source.get(cv::CAP_PROP_FPS);
+    out_info->fps = (fps > 0 && fps < 1000) ? fps : 0;
+    const double count = source.get(cv::CAP_PROP_FRAME_COUNT);
+    out_info->frame_count = count > 0 ? static_cast<int64_t>(count) : -1;
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, double *out_seconds) {
+    CB_TRY
+    CB_REQUIRE(capture != nullptr && out_image != nullptr, "CB_Capture_read: NULL argument");
+    *out_image = nullptr;
+    cv::Mat frame;
+    if (!capture->capture.read(frame) || frame.empty()) {
+        return cbridge::fail(CB_END_OF_STREAM, "end of stream");
+    }
+    if (out_seconds != nullptr) {
+        *out_seconds = capture->capture.get(cv::CAP_PROP_POS_MSEC) / 1000.0;
+    }
+    // Image sequences may decode gray or with alpha; everything downstream expects 8-bit BGR.
+    if (frame.channels() == 1) {
+        cv::cvtColor(frame, frame, cv::COLOR_GRAY2BGR);
+    } else if (frame.channels() == 4) {
+        cv::cvtColor(frame, frame, cv::COLOR_BGRA2BGR);
+    }
+    if (frame.depth() != CV_8U) {
+        frame.convertTo(frame, CV_8U);
+    }
+    *out_image = new CB_Image{std::move(frame)};
+    return CB_OK;
+    CB_CATCH
+}

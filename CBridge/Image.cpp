@@ -1,0 +1,69 @@
+#include "Internal.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cstring>
+
+extern "C" CB_Status CB_Image_open(const char *path, CB_Image **out_image) {
+    CB_TRY
+    CB_REQUIRE(path != nullptr && *path != '\0' && out_image != nullptr, "CB_Image_open: empty path");
+    *out_image = nullptr;
+    cv::Mat pixels = cv::imread(path, cv::IMREAD_COLOR);
+    if (pixels.empty()) {
+        return cbridge::fail(CB_OPEN_FAILED, "not a readable image");
+    }
+    *out_image = new CB_Image{std::move(pixels)};
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride,
+                                  CB_Image **out_image) {
+    CB_TRY
+    CB_REQUIRE(pixels != nullptr && out_image != nullptr, "CB_Image_new: NULL pixels");
+    CB_REQUIRE(width > 0 && height > 0 && width <= 32768 && height <= 32768, "CB_Image_new: size out of range");
+    CB_REQUIRE(channels == 1 || channels == 3 || channels == 4, "CB_Image_new: channels must be 1, 3 or 4");
+    CB_REQUIRE(stride >= width * channels, "CB_Image_new: stride smaller than a row");
+    *out_image = nullptr;
+    // The caller keeps its buffer: wrap without copying, then convert or clone into our own Mat.
+    cv::Mat borrowed(height, width, CV_8UC(channels), const_cast<uint8_t *>(pixels), static_cast<size_t>(stride));
+    cv::Mat bgr;
+    if (channels == 1) {
+        cv::cvtColor(borrowed, bgr, cv::COLOR_GRAY2BGR);
+    } else if (channels == 4) {
+        cv::cvtColor(borrowed, bgr, cv::COLOR_BGRA2BGR);
+    } else {
+        bgr = borrowed.clone();
+    }
+    *out_image = new CB_Image{std::move(bgr)};
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_Image_delete(CB_Image *image) { delete image; }
+
+extern "C" int CB_Image_width(const CB_Image *image) { return image == nullptr ? 0 : image->pixels.cols; }
+
+extern "C" int CB_Image_height(const CB_Image *image) { return image == nullptr ? 0 : image->pixels.rows; }
+
+extern "C" CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacity) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out != nullptr, "CB_Image_copy_gray: NULL argument");
+    const auto needed = static_cast<size_t>(image->pixels.cols) * static_cast<size_t>(image->pixels.rows);
+    CB_REQUIRE(capacity >= needed, "CB_Image_copy_gray: buffer too small");
+    cv::Mat gray(image->pixels.rows, image->pixels.cols, CV_8UC1, out);
+    cv::cvtColor(image->pixels, gray, cv::COLOR_BGR2GRAY);
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && path != nullptr && *path != '\0', "CB_Image_write: NULL argument");
+    if (!cv::imwrite(path, image->pixels)) {
+        return cbridge::fail(CB_OPEN_FAILED, std::string("could not write image ") + path);
+    }
+    return CB_OK;
+    CB_CATCH
+}

@@ -1,0 +1,210 @@
+#include "Internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+#include <tesseract/baseapi.h>
+#include <tesseract/resultiterator.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <sys/stat.h>
+
+struct CB_OCR {
+    tesseract::TessBaseAPI api;
+};
+
+namespace {
+
+const char *const defaultTessdata = "/usr/share/tesseract-ocr/5/tessdata";
+
+bool fileExists(const std::string &path) {
+    struct stat info;
+    return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+CB_Quad quadOf(int left, int top, int right, int bottom, double scale, int offsetX, int offsetY) {
+    CB_Quad quad;
+    const float x0 = float(left / scale + offsetX), x1 = float(right / scale + offsetX);
+    const float y0 = float(top / scale + offsetY), y1 = float(bottom / scale + offsetY);
+    quad.x[0] = x0, quad.y[0] = y0;
+    quad.x[1] = x1, quad.y[1] = y0;
+    quad.x[2] = x1, quad.y[2] = y1;
+    quad.x[3] = x0, quad.y[3] = y1;
+    return quad;
+}
+
+std::string trimmed(const char *text) {
+    std::string line = text == nullptr ? "" : text;
+    const auto end = line.find_last_not_of(" \n\r\t");
+    return end == std::string::npos ? "" : line.substr(0, end + 1);
+}
+
+/// Owns lines and their words while they are collected, so an exception half-way leaks nothing.
+struct LineList {
+    std::vector<CB_TextLine> lines;
+    std::vector<std::vector<CB_TextWord>> words;
+    ~LineList() {
+        for (auto &line : lines) std::free(line.text);
+        for (auto &lineWords : words)
+            for (auto &word : lineWords) std::free(word.text);
+    }
+};
+
+}  // namespace
+
+extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr) {
+    CB_TRY
+    CB_REQUIRE(languages != nullptr && *languages != '\0' && out_ocr != nullptr, "CB_OCR_new: no language");
+    *out_ocr = nullptr;
+    std::string directory = tessdata_path != nullptr && *tessdata_path != '\0' ? tessdata_path : "";
+    if (directory.empty()) {
+        const char *prefix = std::getenv("TESSDATA_PREFIX");
+        directory = prefix != nullptr && *prefix != '\0' ? prefix : defaultTessdata;
+    }
+    // Check each language first: Tesseract's own failure is a few lines on stderr and no reason.
+    std::stringstream list(languages);
+    std::string language;
+    while (std::getline(list, language, '+')) {
+        if (language.empty() || language.find('/') != std::string::npos) {
+            return cbridge::fail(CB_INVALID_ARGUMENT, "invalid language list '" + std::string(languages) + "'");
+        }
+        const std::string file = directory + "/" + language + ".traineddata";
+        if (!fileExists(file)) {
+            return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" +
+                                                       file + " not found; Debian: apt install tesseract-ocr-" +
+                                                       language + ")");
+        }
+    }
+    auto ocr = std::make_unique<CB_OCR>();
+    // Silence Tesseract's own stderr chatter (e.g. "Estimating resolution"): errors are reported here.
+    std::vector<std::string> names = {"debug_file"};
+    std::vector<std::string> values = {"/dev/null"};
+    if (ocr->api.Init(directory.c_str(), languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values,
+                      false) != 0) {
+        return cbridge::fail(CB_MODEL_MISSING, "Tesseract could not load '" + std::string(languages) + "' from " +
+                                                   directory);
+    }
+    ocr->api.SetVariable("user_defined_dpi", "300");
+    *out_ocr = ocr.release();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_OCR_delete(CB_OCR *ocr) {
+    if (ocr != nullptr) {
+        ocr->api.End();
+        delete ocr;
+    }
+}
+
+extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
+                                      CB_PageSegmentation mode, float scale, CB_TextLine **out_lines,
+                                      size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(ocr != nullptr && image != nullptr && out_lines != nullptr && out_count != nullptr,
+               "CB_OCR_recognize: NULL argument");
+    CB_REQUIRE(scale > 0 && scale <= 8, "CB_OCR_recognize: scale must be in (0, 8]");
+    *out_lines = nullptr;
+    *out_count = 0;
+    cv::Rect area(0, 0, image->pixels.cols, image->pixels.rows);
+    if (rect != nullptr) {
+        area = cv::Rect(rect->x, rect->y, rect->width, rect->height) & area;
+        if (area.width < 2 || area.height < 2) {
+            return CB_OK;
+        }
+    }
+    cv::Mat gray;
+    cv::cvtColor(image->pixels(area), gray, cv::COLOR_BGR2GRAY);
+    if (scale != 1) {
+        cv::resize(gray, gray, cv::Size(), scale, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
+    }
+    auto &api = ocr->api;
+    api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
+    api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step));
+    if (api.Recognize(nullptr) != 0) {
+        return cbridge::fail(CB_ENGINE_FAILED, "Tesseract could not recognise the image");
+    }
+    LineList collected;
+    std::unique_ptr<tesseract::ResultIterator> lines(api.GetIterator());
+    if (lines) {
+        do {
+            if (lines->Empty(tesseract::RIL_TEXTLINE)) {
+                continue;
+            }
+            std::unique_ptr<char[]> text(lines->GetUTF8Text(tesseract::RIL_TEXTLINE));
+            const std::string line = trimmed(text.get());
+            int left, top, right, bottom;
+            if (line.empty() || !lines->BoundingBox(tesseract::RIL_TEXTLINE, &left, &top, &right, &bottom)) {
+                continue;
+            }
+            CB_TextLine entry{};
+            entry.confidence = lines->Confidence(tesseract::RIL_TEXTLINE);
+            entry.quad = quadOf(left, top, right, bottom, scale, area.x, area.y);
+            collected.lines.push_back(entry);
+            collected.words.emplace_back();
+            collected.lines.back().text = cbridge::copyString(line);
+        } while (lines->Next(tesseract::RIL_TEXTLINE));
+    }
+    // Words in a second pass, each given to the line whose box holds its centre.
+    std::unique_ptr<tesseract::ResultIterator> words(api.GetIterator());
+    if (words && !collected.lines.empty()) {
+        do {
+            std::unique_ptr<char[]> text(words->GetUTF8Text(tesseract::RIL_WORD));
+            const std::string word = trimmed(text.get());
+            int left, top, right, bottom;
+            if (word.empty() || !words->BoundingBox(tesseract::RIL_WORD, &left, &top, &right, &bottom)) {
+                continue;
+            }
+            const CB_Quad quad = quadOf(left, top, right, bottom, scale, area.x, area.y);
+            const float centreX = (quad.x[0] + quad.x[2]) / 2, centreY = (quad.y[0] + quad.y[2]) / 2;
+            for (size_t index = 0; index < collected.lines.size(); ++index) {
+                const CB_Quad &box = collected.lines[index].quad;
+                if (centreX >= box.x[0] && centreX <= box.x[2] && centreY >= box.y[0] && centreY <= box.y[2]) {
+                    collected.words[index].push_back(CB_TextWord{nullptr, words->Confidence(tesseract::RIL_WORD), quad});
+                    collected.words[index].back().text = cbridge::copyString(word);
+                    break;
+                }
+            }
+        } while (words->Next(tesseract::RIL_WORD));
+    }
+    api.Clear();
+
+    if (collected.lines.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_TextLine *>(std::calloc(collected.lines.size(), sizeof(CB_TextLine)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    for (size_t index = 0; index < collected.lines.size(); ++index) {
+        auto &lineWords = collected.words[index];
+        array[index] = collected.lines[index];
+        array[index].words = static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1),
+                                                                    sizeof(CB_TextWord)));
+        if (array[index].words == nullptr) {
+            CB_TextLines_free(array, index);
+            throw std::bad_alloc();
+        }
+        std::copy(lineWords.begin(), lineWords.end(), array[index].words);
+        array[index].word_count = lineWords.size();
+        collected.lines[index].text = nullptr;  // now owned by the array
+        lineWords.clear();
+    }
+    *out_lines = array;
+    *out_count = collected.lines.size();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_TextLines_free(CB_TextLine *lines, size_t count) {
+    if (lines == nullptr) {
+        return;
+    }
+    for (size_t index = 0; index < count; ++index) {
+        std::free(lines[index].text);
+        for (size_t word = 0; word < lines[index].word_count; ++word) {
+            std::free(lines[index].words[word].text);
+        }
+        std::free(lines[index].words);
+    }
+    std::free(lines);
+}

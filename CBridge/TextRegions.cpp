@@ -1,0 +1,105 @@
+#include "Internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace {
+
+/// Joins boxes that sit on one baseline with a gap of less than a line height: words become lines.
+std::vector<cv::Rect> mergeIntoLines(std::vector<cv::Rect> boxes) {
+    std::sort(boxes.begin(), boxes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+    bool merged = true;
+    while (merged) {
+        merged = false;
+        for (size_t first = 0; first < boxes.size() && !merged; ++first) {
+            for (size_t second = first + 1; second < boxes.size() && !merged; ++second) {
+                const cv::Rect &a = boxes[first], &b = boxes[second];
+                const int overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
+                const int lower = std::min(a.height, b.height), higher = std::max(a.height, b.height);
+                const int gap = std::max(a.x, b.x) - std::min(a.x + a.width, b.x + b.width);
+                if (overlap > 0.6 * lower && higher < 1.6 * lower && gap < 1.2 * higher) {
+                    boxes[first] = a | b;
+                    boxes.erase(boxes.begin() + long(second));
+                    merged = true;
+                }
+            }
+        }
+    }
+    return boxes;
+}
+
+}  // namespace
+
+extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions *options,
+                                         CB_Rect **out_rects, size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && options != nullptr && out_rects != nullptr && out_count != nullptr,
+               "CB_TextRegions_find: NULL argument");
+    *out_rects = nullptr;
+    *out_count = 0;
+    const cv::Mat &source = image->pixels;
+    double scale = 1;
+    const int longSide = std::max(source.cols, source.rows);
+    if (options->max_dimension > 0 && longSide > options->max_dimension) {
+        scale = double(options->max_dimension) / longSide;
+    }
+    cv::Mat gray;
+    cv::cvtColor(source, gray, cv::COLOR_BGR2GRAY);
+    if (scale != 1) {
+        cv::resize(gray, gray, cv::Size(), scale, scale, cv::INTER_AREA);
+    }
+    // Strokes have strong, dense edges: the morphological gradient lights them up, and a horizontal
+    // closing joins the letters of a line into one blob that a contour can box.
+    cv::Mat gradient, binary, joined;
+    cv::morphologyEx(gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
+    cv::threshold(gradient, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    cv::morphologyEx(binary, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {9, 1}));
+    // Thin stray lines survive the closing as long slivers; an opening taller than they are removes them.
+    cv::morphologyEx(joined, joined, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {3, 5}));
+
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(joined, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    const double minHeight = std::max(4.0, options->min_height * scale);
+    const double maxHeight = options->max_height > 0 ? options->max_height * scale : gray.rows / 4.0;
+    std::vector<cv::Rect> boxes;
+    for (const auto &contour : contours) {
+        const cv::Rect box = cv::boundingRect(contour);
+        if (box.height < minHeight || box.height > maxHeight || box.width < box.height * 0.5) {
+            continue;
+        }
+        const double filled = cv::countNonZero(joined(box)) / double(box.area());
+        if (filled > 0.35) {
+            boxes.push_back(box);
+        }
+    }
+    std::vector<cv::Rect> lines;
+    for (const auto &line : mergeIntoLines(boxes)) {
+        // A line of text is wider than it is tall; single glyphs and square code blocks are not lines.
+        if (line.width >= 1.5 * line.height) {
+            lines.push_back(line);
+        }
+    }
+    if (lines.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_Rect *>(std::calloc(lines.size(), sizeof(CB_Rect)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    const cv::Rect frame(0, 0, source.cols, source.rows);
+    for (size_t index = 0; index < lines.size(); ++index) {
+        const cv::Rect &line = lines[index];
+        // Tesseract reads a line best with some margin around the glyphs.
+        const double padX = 0.4 * line.height, padY = 0.25 * line.height;
+        const cv::Rect padded = cv::Rect(int((line.x - padX) / scale), int((line.y - padY) / scale),
+                                         int((line.width + 2 * padX) / scale), int((line.height + 2 * padY) / scale)) &
+                                frame;
+        array[index] = CB_Rect{padded.x, padded.y, padded.width, padded.height};
+    }
+    *out_rects = array;
+    *out_count = lines.size();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_Rects_free(CB_Rect *rects) { std::free(rects); }

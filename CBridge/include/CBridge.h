@@ -1,0 +1,219 @@
+/*
+ * CBridge: LiveScan's one C boundary over OpenCV, zxing-cpp and Tesseract.
+ *
+ * Ownership, stated once:
+ *  - A handle made by `CB_X_new`/`CB_X_open` is released with `CB_X_delete` (NULL is allowed).
+ *  - An array returned through an out-parameter (`CB_Barcode *`, `CB_TextLine *`, `CB_Quad *`) is
+ *    released with the `_free` function declared beside the call that made it; strings and byte
+ *    buffers inside it belong to the array.
+ *  - A plain buffer returned non-const (`char *`, `uint8_t *`) is released with `CB_free`.
+ *  - Anything `const` is borrowed and valid until the next call on the same handle.
+ *
+ * Errors: every call returns a `CB_Status`. On failure a human-readable message is left for
+ * `CB_last_error()`, which is thread-local. No C++ exception ever crosses this header.
+ *
+ * Threads: a handle is used by one thread at a time; different handles may be used concurrently.
+ */
+#ifndef LIVESCAN_CBRIDGE_H
+#define LIVESCAN_CBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Status ------------------------------------------------------------------------------- */
+
+typedef enum CB_Status {
+    CB_OK = 0,
+    CB_INVALID_ARGUMENT = 1, /* a NULL handle, an empty path, a size out of range */
+    CB_OPEN_FAILED = 2,      /* a file, device or stream could not be opened or decoded */
+    CB_END_OF_STREAM = 3,    /* a read found no further frame */
+    CB_MODEL_MISSING = 4,    /* recognition data (traineddata) is not installed */
+    CB_ENGINE_FAILED = 5     /* OpenCV, zxing-cpp or Tesseract reported an error */
+} CB_Status;
+
+/** The message of the last failure on this thread; borrowed, never NULL. */
+const char *CB_last_error(void);
+
+/** Releases a plain buffer returned by CBridge. NULL is allowed. */
+void CB_free(void *pointer);
+
+/* ---- Geometry ----------------------------------------------------------------------------- */
+
+/** Four corners in source pixels: topLeft, topRight, bottomRight, bottomLeft. */
+typedef struct CB_Quad {
+    float x[4];
+    float y[4];
+} CB_Quad;
+
+typedef struct CB_Rect {
+    int x, y, width, height;
+} CB_Rect;
+
+/* ---- Image: a decoded 8-bit BGR picture (cv::Mat) ----------------------------------------- */
+
+typedef struct CB_Image CB_Image;
+
+/** Decodes an image file (cv::imread). CB_OPEN_FAILED if it is missing or not an image. */
+CB_Status CB_Image_open(const char *path, CB_Image **out_image);
+/** Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA); `stride` bytes per row. */
+CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride,
+                       CB_Image **out_image);
+void CB_Image_delete(CB_Image *image);
+int CB_Image_width(const CB_Image *image);
+int CB_Image_height(const CB_Image *image);
+/** Copies the pixels as 8-bit gray into `out` (width*height bytes). */
+CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacity);
+/** Encodes to a file whose extension picks the format (cv::imwrite). */
+CB_Status CB_Image_write(const CB_Image *image, const char *path);
+
+/* ---- Capture: cv::VideoCapture ------------------------------------------------------------ */
+
+typedef struct CB_Capture CB_Capture;
+
+typedef struct CB_CaptureInfo {
+    int width;
+    int height;
+    double fps;           /* 0 when the source does not say */
+    int64_t frame_count;  /* -1 when unknown (cameras, streams) */
+} CB_CaptureInfo;
+
+/** Opens a video file, an image sequence pattern (`img_%03d.png`) or a URL (FFmpeg backend). */
+CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture);
+/** Opens camera `index` (V4L2). CB_OPEN_FAILED when there is no such camera. */
+CB_Status CB_Capture_open_camera(int index, CB_Capture **out_capture);
+void CB_Capture_delete(CB_Capture *capture);
+CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info);
+/**
+ * Decodes the next frame into a new image and reports its media time in seconds.
+ * CB_END_OF_STREAM when the source has no further frame.
+ */
+CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, double *out_seconds);
+
+/* ---- Barcodes: zxing-cpp 1.4 ReadBarcodes ------------------------------------------------- */
+
+/** Bit flags equal to zxing-cpp's `BarcodeFormat`. */
+typedef enum CB_Format {
+    CB_FORMAT_NONE = 0,
+    CB_FORMAT_AZTEC = 1 << 0,
+    CB_FORMAT_CODABAR = 1 << 1,
+    CB_FORMAT_CODE39 = 1 << 2,
+    CB_FORMAT_CODE93 = 1 << 3,
+    CB_FORMAT_CODE128 = 1 << 4,
+    CB_FORMAT_DATABAR = 1 << 5,
+    CB_FORMAT_DATABAR_EXPANDED = 1 << 6,
+    CB_FORMAT_DATAMATRIX = 1 << 7,
+    CB_FORMAT_EAN8 = 1 << 8,
+    CB_FORMAT_EAN13 = 1 << 9,
+    CB_FORMAT_ITF = 1 << 10,
+    CB_FORMAT_MAXICODE = 1 << 11,
+    CB_FORMAT_PDF417 = 1 << 12,
+    CB_FORMAT_QRCODE = 1 << 13,
+    CB_FORMAT_UPCA = 1 << 14,
+    CB_FORMAT_UPCE = 1 << 15,
+    CB_FORMAT_MICROQRCODE = 1 << 16,
+    CB_FORMAT_ALL = (1 << 17) - 1
+} CB_Format;
+
+typedef struct CB_BarcodeOptions {
+    int formats;        /* CB_Format flags; 0 means all */
+    int try_harder;     /* zxing DecodeHints::tryHarder */
+    int try_rotate;     /* zxing DecodeHints::tryRotate */
+    int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
+                           zxing's own tryDownscale is always off: zxing-cpp 1.4.0 abort()s in it
+                           on some 1080p multi-code frames (upstream issue 740). */
+} CB_BarcodeOptions;
+
+typedef struct CB_Barcode {
+    int format;            /* one CB_Format */
+    char *text;            /* UTF-8 as zxing decoded it (ECI / charset applied), NUL-terminated */
+    uint8_t *bytes;        /* the payload bytes, unchanged */
+    size_t byte_count;
+    CB_Quad quad;          /* in the input image's pixels */
+    char symbology_identifier[8]; /* e.g. "]Q1" */
+    int sequence_index;    /* structured append: position, -1 if not part of a sequence */
+    int sequence_size;     /* structured append: number of symbols, 0 if none */
+} CB_Barcode;
+
+/** Decodes every barcode in the image. `*out_count` may be 0. Free with CB_Barcodes_free. */
+CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options,
+                          CB_Barcode **out_barcodes, size_t *out_count);
+void CB_Barcodes_free(CB_Barcode *barcodes, size_t count);
+
+/* ---- QR codes: cv::QRCodeDetector as a locator, zxing-cpp as the decoder ------------------ */
+
+/**
+ * Locates QR codes with cv::QRCodeDetector::detectMulti. Debian's OpenCV 4.6 is built without
+ * QUIRC, so OpenCV cannot decode them: each quad is rectified to an upright square and decoded
+ * by zxing-cpp (isPure). Returns only quads that decoded. Free with CB_Barcodes_free.
+ */
+CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode **out_barcodes, size_t *out_count);
+
+/* ---- Text: Tesseract 5 -------------------------------------------------------------------- */
+
+typedef struct CB_OCR CB_OCR;
+
+typedef struct CB_TextWord {
+    char *text;
+    float confidence; /* 0..100 */
+    CB_Quad quad;
+} CB_TextWord;
+
+typedef struct CB_TextLine {
+    char *text;       /* UTF-8 without the trailing newline */
+    float confidence; /* mean word confidence, 0..100 */
+    CB_Quad quad;     /* in the input image's pixels */
+    CB_TextWord *words;
+    size_t word_count;
+} CB_TextLine;
+
+/**
+ * Starts Tesseract (LSTM engine) with `languages` such as "eng" or "eng+deu", loading
+ * `<tessdata_path>/<language>.traineddata`; NULL `tessdata_path` uses Tesseract's default.
+ * CB_MODEL_MISSING names the missing file. Set OMP_THREAD_LIMIT=1 in the environment before the
+ * process starts: Debian's Tesseract uses OpenMP and is ~9x slower on 2 cores without it.
+ */
+CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr);
+void CB_OCR_delete(CB_OCR *ocr);
+
+/** Page segmentation modes used by LiveScan (Tesseract's PSM values). */
+typedef enum CB_PageSegmentation {
+    CB_PSM_AUTO = 3,        /* a page: Tesseract's own layout analysis */
+    CB_PSM_SINGLE_LINE = 7, /* the rectangle holds one line of text */
+    CB_PSM_SPARSE = 11      /* as much text as possible, in no order */
+} CB_PageSegmentation;
+
+/**
+ * Recognises text in `rect` of the image (NULL = the whole image), upscaled by `scale` first
+ * (1 = as is; small text reads better at 2). Quads are in the image's pixels.
+ * Free with CB_TextLines_free.
+ */
+CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
+                           CB_PageSegmentation mode, float scale,
+                           CB_TextLine **out_lines, size_t *out_count);
+void CB_TextLines_free(CB_TextLine *lines, size_t count);
+
+/* ---- Text localisation: where lines of text are, before reading them ---------------------- */
+
+typedef struct CB_TextRegionOptions {
+    int max_dimension;   /* the frame is analysed at most this large (long side); 0 = as is */
+    int min_height;      /* in source pixels: smaller regions are dropped */
+    int max_height;      /* in source pixels: larger regions are dropped; 0 = no limit */
+} CB_TextRegionOptions;
+
+/**
+ * Finds candidate text lines by morphological gradient, thresholding and horizontal closing,
+ * then keeps wide, low regions with text-like stroke density. Free with CB_Rects_free.
+ */
+CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions *options,
+                              CB_Rect **out_rects, size_t *out_count);
+void CB_Rects_free(CB_Rect *rects);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,32 @@
+# LiveScan: `make demo` and `make test` are all a fresh Debian 12 machine needs.
+SWIFT ?= swift
+BUILD_DIR := .build
+RELEASE_BIN := $(BUILD_DIR)/release
+DEMO_DIR := $(BUILD_DIR)/demo
+BENCH_DIR := $(BUILD_DIR)/bench
+
+# Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
+export OMP_THREAD_LIMIT := 1
+
+.PHONY: setup build test demo bench-tracking clean
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release
+
+test: setup
+	$(SWIFT) test
+
+demo: build
+	@mkdir -p $(DEMO_DIR)
+	$(RELEASE_BIN)/livescan-scenes video demo $(DEMO_DIR)/demo.mp4 --truth $(DEMO_DIR)/demo.truth.json
+	$(RELEASE_BIN)/livescan scan $(DEMO_DIR)/demo.mp4 --events $(DEMO_DIR)/demo.events.jsonl
+	@echo "event log: $(DEMO_DIR)/demo.events.jsonl"
+
+bench-tracking: build
+	@bash scripts/bench-tracking.sh $(RELEASE_BIN) $(BENCH_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

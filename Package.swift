@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// OpenCV is linked module by module: `pkg-config --libs opencv4` names all 55 modules, and loading
+// them costs 0.35-0.65 s at every process start. Debian 12 installs its headers here.
+let openCVHeaders = "-I/usr/include/opencv4"
+let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect"]
+
+let package = Package(
+    name: "LiveScan",
+    products: [
+        .library(name: "LiveScan", targets: ["LiveScan"]),
+        .executable(name: "livescan", targets: ["livescan"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CTesseract", path: "SystemLibraries/CTesseract", pkgConfig: "tesseract"),
+        .systemLibrary(name: "CZXing", path: "SystemLibraries/CZXing", pkgConfig: "zxing"),
+        .target(
+            name: "CBridge",
+            dependencies: ["CTesseract", "CZXing"],
+            path: "CBridge",
+            cxxSettings: [.unsafeFlags([openCVHeaders])],
+            linkerSettings: openCVModules.map { .linkedLibrary($0) }
+        ),
+        .target(name: "LiveScan", dependencies: ["CBridge"], path: "Sources/LiveScan"),
+        .executableTarget(name: "livescan", dependencies: ["LiveScan"], path: "Sources/livescan"),
+
+        // Synthetic scenes with exact ground truth, for the demo, the tests and the benchmarks.
+        .target(
+            name: "SceneRender",
+            dependencies: ["CZXing"],
+            path: "SceneRender",
+            cxxSettings: [.unsafeFlags([openCVHeaders])],
+            linkerSettings: (openCVModules + ["opencv_freetype"]).map { .linkedLibrary($0) }
+        ),
+        .target(name: "LiveScanScenes", dependencies: ["SceneRender"], path: "Sources/LiveScanScenes"),
+        .executableTarget(name: "livescan-scenes", dependencies: ["LiveScanScenes"], path: "Sources/livescan-scenes"),
+
+        .testTarget(name: "LiveScanTests", dependencies: ["LiveScan"], path: "Tests/LiveScanTests"),
+        .testTarget(name: "BridgeTests", dependencies: ["LiveScan", "LiveScanScenes"], path: "Tests/BridgeTests"),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["livescan", "livescan-scenes", "LiveScanScenes"],
+            path: "Tests/CLITests"
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

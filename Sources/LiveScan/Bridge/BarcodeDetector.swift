@@ -1,0 +1,25 @@
+/// Finds and decodes barcodes in a frame. Implementations are safe to call from several threads.
+public protocol BarcodeDetector: Sendable {
+    func detect(in frame: Frame) throws -> [Observation]
+}
+
+/// The zxing-cpp knobs a quality level turns.
+public struct BarcodeDetectorOptions: Sendable, Equatable {
+    /// The symbologies to look for; empty = all.
+    public var symbologies: Set<Symbology>
+    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes (default true).
+    public var tryHarder: Bool
+    /// zxing-cpp `tryRotate`: also reads linear codes turned by 90 degrees (default false).
+    public var tryRotate: Bool
+    /// Frames whose long side exceeds this are downscaled by LiveScan before decoding (default 1920).
+    /// zxing-cpp's own tryDownscale stays off: it aborts on some 1080p frames (zxing-cpp issue 740).
+    public var maxDimension: Int
+
+    public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = false,
+                maxDimension: Int = 1920) {
+        self.symbologies = symbologies
+        self.tryHarder = tryHarder
+        self.tryRotate = tryRotate
+        self.maxDimension = maxDimension
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+internal import CBridge
+
+/// A decoded 8-bit BGR picture held by CBridge (a `cv::Mat`); freed when the last reference goes.
+/// Immutable once made, so it is safe to share between threads.
+public final class FrameImage: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        CB_Image_delete(handle)
+    }
+
+    /// Decodes an image file (`cv::imread`): PNG, JPEG, BMP, TIFF, WebP, PNM.
+    public convenience init(contentsOf path: String) throws {
+        var image: OpaquePointer?
+        try check(CB_Image_open(path, &image)) { .sourceUnavailable(source: path, reason: $0) }
+        guard let image else { throw ScanError.engineFailure("CB_Image_open returned no image") }
+        self.init(handle: image)
+    }
+
+    /// Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA), `width * channels` bytes a row.
+    public convenience init(pixels: [UInt8], width: Int, height: Int, channels: Int) throws {
+        guard width > 0, height > 0, pixels.count >= width * height * channels else {
+            throw ScanError.invalidParameter(parameter: "pixels", reason: "fewer bytes than width x height x channels")
+        }
+        var image: OpaquePointer?
+        try pixels.withUnsafeBufferPointer { buffer in
+            try check(CB_Image_new(buffer.baseAddress, Int32(width), Int32(height), Int32(channels),
+                                   Int32(width * channels), &image)) {
+                .invalidParameter(parameter: "pixels", reason: $0)
+            }
+        }
+        guard let image else { throw ScanError.engineFailure("CB_Image_new returned no image") }
+        self.init(handle: image)
+    }
+
+    public var width: Int { Int(CB_Image_width(handle)) }
+    public var height: Int { Int(CB_Image_height(handle)) }
+
+    /// The pixels as 8-bit gray, `width * height` bytes, row by row.
+    public func grayPixels() throws -> [UInt8] {
+        var gray = [UInt8](repeating: 0, count: width * height)
+        try gray.withUnsafeMutableBufferPointer { buffer in
+            try check(CB_Image_copy_gray(handle, buffer.baseAddress, buffer.count)) { .engineFailure($0) }
+        }
+        return gray
+    }
+
+    /// Encodes the image to `path`; the extension picks the format (`cv::imwrite`).
+    public func write(to path: String) throws {
+        try check(CB_Image_write(handle, path)) { .outputFailed(path: path, reason: $0) }
+    }
+}

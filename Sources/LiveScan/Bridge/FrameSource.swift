@@ -1,0 +1,9 @@
+/// Where frames come from: a video file, a camera, a stream, an image or a folder of images.
+/// A source is read by one thread at a time (the scanner's worker), hence Sendable.
+public protocol FrameSource: AnyObject, Sendable {
+    /// What the source says about itself; known once it is open.
+    var info: SourceInfo { get }
+    /// The next frame, or nil at the end. Throws `ScanError.sourceDamaged` when the source stops
+    /// before the end it announced.
+    func nextFrame() throws -> Frame?
+}

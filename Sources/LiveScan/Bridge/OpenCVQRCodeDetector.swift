@@ -1,0 +1,41 @@
+internal import CBridge
+
+/// QR codes located by OpenCV's `cv::QRCodeDetector::detectMulti` and decoded by zxing-cpp from the
+/// rectified quad (`CB_QR_locate_and_decode`): Debian's OpenCV 4.6 lacks QUIRC and cannot decode.
+/// Slow (about 60-110 ms at 720p); it finds tilted or perspective-distorted codes zxing-cpp alone misses.
+public struct OpenCVQRCodeDetector: BarcodeDetector {
+    public init() {}
+
+    public func detect(in frame: Frame) throws -> [Observation] {
+        var barcodes: UnsafeMutablePointer<CB_Barcode>?
+        var count = 0
+        try check(CB_QR_locate_and_decode(frame.image.handle, &barcodes, &count)) { .engineFailure("OpenCV: \($0)") }
+        defer { CB_Barcodes_free(barcodes, count) }
+        return observations(from: barcodes, count: count)
+    }
+}
+
+/// Runs detectors in order; a later detector's finding counts only where no earlier one found the same
+/// payload at an overlapping place.
+public struct CombinedBarcodeDetector: BarcodeDetector {
+    public let detectors: [any BarcodeDetector]
+
+    public init(_ detectors: [any BarcodeDetector]) {
+        self.detectors = detectors
+    }
+
+    public func detect(in frame: Frame) throws -> [Observation] {
+        var found: [Observation] = []
+        for detector in detectors {
+            for observation in try detector.detect(in: frame) {
+                let duplicate = found.contains {
+                    $0.payloadData == observation.payloadData && $0.bounds.intersectionOverUnion(observation.bounds) > 0.3
+                }
+                if !duplicate {
+                    found.append(observation)
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+internal import CBridge
+
+/// Text lines located by `CB_TextRegions_find` (morphological gradient grouping) and read one crop at a
+/// time by Tesseract in single-line mode (PSM 7). Whole-frame layout analysis returns mostly garbage on
+/// cluttered scenes, while correctly cropped lines read exactly: locating is the hard part.
+///
+/// Tesseract instances are not thread-safe, so each call borrows one from a pool and returns it: calls on
+/// different threads run in parallel on different instances, never behind one lock around recognition.
+public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable {
+    public let options: TextRecognizerOptions
+    private let poolLock = NSLock()
+    private var idleEngines: [TesseractEngine] = []
+
+    /// Loads the languages once to fail early: `ScanError.modelMissing` names a missing traineddata file.
+    public init(options: TextRecognizerOptions = TextRecognizerOptions()) throws {
+        guard !options.languages.isEmpty else {
+            throw ScanError.invalidParameter(parameter: "languages", reason: "at least one language is needed")
+        }
+        guard options.cropScale > 0, options.cropScale <= 4 else {
+            throw ScanError.invalidParameter(parameter: "cropScale", reason: "must be in (0, 4]")
+        }
+        self.options = options
+        idleEngines.append(try TesseractEngine(options: options))
+    }
+
+    public func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
+        let regions = try textRegions(in: frame).filter { region in
+            !excluded.contains { $0.intersectionOverUnion(region) > 0 && overlapFraction(region, $0) > 0.3 }
+        }
+        return try withEngine { engine in
+            try regions.compactMap { try engine.readLine(in: frame, region: $0) }
+        }
+    }
+
+    /// Reads one known region as a single line (used to re-read a tracked item without searching again).
+    public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
+        try withEngine { try $0.readLine(in: frame, region: region) }
+    }
+
+    /// Candidate line rectangles, before reading.
+    public func textRegions(in frame: Frame) throws -> [Bounds] {
+        var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
+                                       min_height: Int32(options.minimumTextHeight), max_height: 0)
+        var rects: UnsafeMutablePointer<CB_Rect>?
+        var count = 0
+        try check(CB_TextRegions_find(frame.image.handle, &raw, &rects, &count)) { .engineFailure("OpenCV: \($0)") }
+        defer { CB_Rects_free(rects) }
+        guard let rects else { return [] }
+        return (0..<count).map { index in
+            let rect = rects[index]
+            return Bounds(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
+        }
+    }
+
+    private func withEngine<Result>(_ body: (TesseractEngine) throws -> Result) throws -> Result {
+        poolLock.lock()
+        let pooled = idleEngines.popLast()
+        poolLock.unlock()
+        let engine = try pooled ?? TesseractEngine(options: options)
+        defer {
+            poolLock.lock()
+            idleEngines.append(engine)
+            poolLock.unlock()
+        }
+        return try body(engine)
+    }
+}
+
+/// The part of `inner`'s bounding box covered by `outer`'s, 0...1.
+private func overlapFraction(_ inner: Bounds, _ outer: Bounds) -> Double {
+    let a = inner.boundingBox, b = outer.boundingBox
+    let width = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX))
+    let height = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
+    let area = (a.maxX - a.minX) * (a.maxY - a.minY)
+    return area > 0 ? width * height / area : 0
+}
+
+/// One `tesseract::TessBaseAPI`, used by one thread at a time.
+final class TesseractEngine {
+    private let handle: OpaquePointer
+    private let options: TextRecognizerOptions
+
+    init(options: TextRecognizerOptions) throws {
+        var handle: OpaquePointer?
+        let status = CB_OCR_new(options.tessdataPath, options.languages.joined(separator: "+"), &handle)
+        guard status == CB_OK, let handle else {
+            let message = bridgeLastError()
+            throw status == CB_MODEL_MISSING ? ScanError.modelMissing(message)
+                : ScanError.invalidParameter(parameter: "languages", reason: message)
+        }
+        self.handle = handle
+        self.options = options
+    }
+
+    deinit {
+        CB_OCR_delete(handle)
+    }
+
+    /// Reads `region` as one line; nil when nothing legible is there.
+    func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
+        let box = region.boundingBox
+        var rect = CB_Rect(x: Int32(box.minX.rounded(.down)), y: Int32(box.minY.rounded(.down)),
+                           width: Int32((box.maxX - box.minX).rounded(.up)),
+                           height: Int32((box.maxY - box.minY).rounded(.up)))
+        var lines: UnsafeMutablePointer<CB_TextLine>?
+        var count = 0
+        try check(CB_OCR_recognize(handle, frame.image.handle, &rect, CB_PSM_SINGLE_LINE, Float(options.cropScale),
+                                   &lines, &count)) { .engineFailure("Tesseract: \($0)") }
+        defer { CB_TextLines_free(lines, count) }
+        guard let lines, count > 0 else { return nil }
+        // PSM 7 yields one line; should Tesseract split it anyway, the most confident part wins.
+        let best = (0..<count).map { lines[$0] }.max { $0.confidence < $1.confidence }!
+        let transcript = String(cString: best.text)
+        let confidence = Double(best.confidence) / 100
+        guard confidence >= options.minimumConfidence, TextPlausibility.isPlausibleLine(transcript) else {
+            return nil
+        }
+        return .text(transcript, confidence: confidence, bounds: Bounds(best.quad))
+    }
+}
+
+/// Cheap checks that reject what Tesseract "reads" in textures and code modules.
+enum TextPlausibility {
+    static func isPlausibleLine(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars.filter { !$0.properties.isWhitespace }
+        let alphanumerics = scalars.filter { CharacterSet.alphanumerics.contains($0) }.count
+        return alphanumerics >= 2 && Double(alphanumerics) >= 0.6 * Double(scalars.count)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+internal import CBridge
+
+/// Every symbology zxing-cpp 1.4 reads, through `ZXing::ReadBarcodes` (`CB_Barcode_read`).
+public struct ZXingBarcodeDetector: BarcodeDetector {
+    public let options: BarcodeDetectorOptions
+
+    public init(options: BarcodeDetectorOptions = BarcodeDetectorOptions()) {
+        self.options = options
+    }
+
+    public func detect(in frame: Frame) throws -> [Observation] {
+        var raw = CB_BarcodeOptions()
+        raw.formats = Int32(options.symbologies.reduce(0) { $0 | $1.formatFlag.rawValue })
+        raw.try_harder = options.tryHarder ? 1 : 0
+        raw.try_rotate = options.tryRotate ? 1 : 0
+        raw.max_dimension = Int32(options.maxDimension)
+        var barcodes: UnsafeMutablePointer<CB_Barcode>?
+        var count = 0
+        try check(CB_Barcode_read(frame.image.handle, &raw, &barcodes, &count)) { .engineFailure("zxing-cpp: \($0)") }
+        defer { CB_Barcodes_free(barcodes, count) }
+        return observations(from: barcodes, count: count)
+    }
+}
+
+/// Turns a CBridge barcode array into observations (the array stays the caller's to free).
+func observations(from barcodes: UnsafeMutablePointer<CB_Barcode>?, count: Int) -> [Observation] {
+    guard let barcodes else { return [] }
+    return (0..<count).compactMap { index in
+        let barcode = barcodes[index]
+        guard let symbology = Symbology(formatFlag: barcode.format) else { return nil }
+        let data = barcode.bytes.map { Data(bytes: $0, count: barcode.byte_count) } ?? Data()
+        let text = barcode.text.map { String(cString: $0) }
+        return .barcode(symbology, data: data, string: text, bounds: Bounds(barcode.quad))
+    }
+}
+
+extension Symbology {
+    var formatFlag: CB_Format {
+        switch self {
+        case .qr: return CB_FORMAT_QRCODE
+        case .microqr: return CB_FORMAT_MICROQRCODE
+        case .datamatrix: return CB_FORMAT_DATAMATRIX
+        case .aztec: return CB_FORMAT_AZTEC
+        case .pdf417: return CB_FORMAT_PDF417
+        case .maxicode: return CB_FORMAT_MAXICODE
+        case .ean13: return CB_FORMAT_EAN13
+        case .ean8: return CB_FORMAT_EAN8
+        case .upca: return CB_FORMAT_UPCA
+        case .upce: return CB_FORMAT_UPCE
+        case .code128: return CB_FORMAT_CODE128
+        case .code39: return CB_FORMAT_CODE39
+        case .code93: return CB_FORMAT_CODE93
+        case .codabar: return CB_FORMAT_CODABAR
+        case .itf: return CB_FORMAT_ITF
+        case .databar: return CB_FORMAT_DATABAR
+        case .databarExpanded: return CB_FORMAT_DATABAR_EXPANDED
+        }
+    }
+
+    init?(formatFlag: Int32) {
+        guard let match = Symbology.allCases.first(where: { Int32($0.formatFlag.rawValue) == formatFlag }) else {
+            return nil
+        }
+        self = match
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A point in source pixels.
+public struct Point: Hashable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    func distance(to other: Point) -> Double {
+        ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+    }
+}
+
+/// The four corners of a recognized item in source pixels, as VisionKit's `RecognizedItem.Bounds`.
+public struct Bounds: Hashable, Sendable {
+    public var topLeft: Point
+    public var topRight: Point
+    public var bottomRight: Point
+    public var bottomLeft: Point
+
+    public init(topLeft: Point, topRight: Point, bottomRight: Point, bottomLeft: Point) {
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
+    }
+
+    /// An axis-aligned rectangle.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.init(topLeft: Point(x: x, y: y), topRight: Point(x: x + width, y: y),
+                  bottomRight: Point(x: x + width, y: y + height), bottomLeft: Point(x: x, y: y + height))
+    }
+
+    /// The corners in the order topLeft, topRight, bottomRight, bottomLeft.
+    public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+    public var center: Point {
+        let points = corners
+        return Point(x: points.map(\.x).reduce(0, +) / 4, y: points.map(\.y).reduce(0, +) / 4)
+    }
+
+    /// The axis-aligned box around the corners: (minX, minY, maxX, maxY).
+    public var boundingBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let points = corners
+        return (points.map(\.x).min()!, points.map(\.y).min()!, points.map(\.x).max()!, points.map(\.y).max()!)
+    }
+
+    /// The height of the bounding box: the size of a text line, the scale for distances.
+    public var height: Double { boundingBox.maxY - boundingBox.minY }
+    public var width: Double { boundingBox.maxX - boundingBox.minX }
+    public var diagonal: Double { (width * width + height * height).squareRoot() }
+
+    /// The largest distance any corner moved between `self` and `other`.
+    public func largestCornerMove(to other: Bounds) -> Double {
+        zip(corners, other.corners).map { $0.distance(to: $1) }.max() ?? 0
+    }
+
+    /// Intersection over union of the two bounding boxes.
+    public func intersectionOverUnion(_ other: Bounds) -> Double {
+        let a = boundingBox, b = other.boundingBox
+        let overlapWidth = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX))
+        let overlapHeight = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
+        let overlap = overlapWidth * overlapHeight
+        let union = (a.maxX - a.minX) * (a.maxY - a.minY) + (b.maxX - b.minX) * (b.maxY - b.minY) - overlap
+        return union > 0 ? overlap / union : 0
+    }
+
+    /// The same shape moved by (dx, dy).
+    public func offsetBy(dx: Double, dy: Double) -> Bounds {
+        func moved(_ point: Point) -> Point { Point(x: point.x + dx, y: point.y + dy) }
+        return Bounds(topLeft: moved(topLeft), topRight: moved(topRight), bottomRight: moved(bottomRight),
+                      bottomLeft: moved(bottomLeft))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// An item the scanner recognized and tracks, as VisionKit's `RecognizedItem`: its `id` stays the same
+/// for as long as the physical item stays in view (or hides for less than the tracker's grace period).
+public enum RecognizedItem: Identifiable, Sendable, Equatable {
+    case text(Text)
+    case barcode(Barcode)
+
+    /// A line of text. `transcript` is the current winner of the votes over every reading.
+    public struct Text: Sendable, Equatable {
+        public var id: UUID
+        public var bounds: Bounds
+        public var transcript: String
+        /// Confidence of the winning transcript, 0...1.
+        public var confidence: Double
+        /// 0-based index of the frame that last saw the item (VisionKit gives none).
+        public var frameIndex: Int
+        /// Media time in seconds of that frame.
+        public var time: Double
+    }
+
+    /// A barcode. Its payload is its identity.
+    public struct Barcode: Sendable, Equatable {
+        public var id: UUID
+        public var bounds: Bounds
+        public var payloadStringValue: String?
+        public var payloadData: Data
+        public var symbology: Symbology
+        public var frameIndex: Int
+        public var time: Double
+    }
+
+    public var id: UUID {
+        switch self {
+        case let .text(text): return text.id
+        case let .barcode(barcode): return barcode.id
+        }
+    }
+
+    public var bounds: Bounds {
+        switch self {
+        case let .text(text): return text.bounds
+        case let .barcode(barcode): return barcode.bounds
+        }
+    }
+
+    /// The frame index of the last sighting.
+    public var frameIndex: Int {
+        switch self {
+        case let .text(text): return text.frameIndex
+        case let .barcode(barcode): return barcode.frameIndex
+        }
+    }
+
+    /// The payload string of a barcode or the transcript of text.
+    public var value: String {
+        switch self {
+        case let .text(text): return text.transcript
+        case let .barcode(barcode): return barcode.payloadStringValue ?? barcode.payloadData.base64EncodedString()
+        }
+    }
+}
+
+extension Array where Element == RecognizedItem {
+    /// Top to bottom, then left to right by the top-left corner: the order a person reads a scene in.
+    /// Items whose tops lie within half the smaller height of each other count as one row.
+    func sortedInReadingOrder() -> [RecognizedItem] {
+        sorted { a, b in
+            let rowTolerance = Swift.min(a.bounds.height, b.bounds.height) / 2
+            let (ay, by) = (a.bounds.boundingBox.minY, b.bounds.boundingBox.minY)
+            if abs(ay - by) > rowTolerance {
+                return ay < by
+            }
+            return a.bounds.boundingBox.minX < b.bounds.boundingBox.minX
+        }
+    }
+}

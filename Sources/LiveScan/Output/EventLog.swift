@@ -1,0 +1,88 @@
+import Foundation
+
+/// The event log: JSON Lines, one object per line, written and flushed line by line so that a crash or
+/// a pulled plug loses at most the line being written. This type is the one place its schema lives;
+/// the README documents it field by field.
+///
+/// Version 1:
+/// - first line: `{"event":"start","v":1,"source":S,"width":W,"height":H,"fps":F,"config":{...}}`
+/// - changes: `{"event":"add"|"update"|"remove","frame":N,"time":T,"id":UUID,"kind":"barcode"|"text",
+///   "symbology":S,"payload":P[,"payload_b64":B]` (barcodes) or `"transcript":S` (text)
+///   `,"confidence":C,"bounds":[[x,y] x4]}`; `frame` is the 0-based decoded frame that decided the change,
+///   `time` its media time in seconds, bounds in source pixels topLeft, topRight, bottomRight,
+///   bottomLeft. A remove repeats the item's last state. `payload_b64` is present when the payload
+///   bytes are not valid UTF-8 (then `payload` is zxing-cpp's best reading of them).
+/// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error"[,"error":E]}`
+public enum EventLog {
+    /// The schema version written in the start line's `v`.
+    public static let version = 1
+
+    /// The kinds of line, as written in `event`.
+    public enum EventName: String, Sendable, CaseIterable {
+        case start, add, update, remove, end
+    }
+
+    /// The start line.
+    public static func startLine(source: SourceInfo, config: [(String, String)]) -> String {
+        var line = JSONLine()
+        line.add("event", EventName.start.rawValue)
+        line.add("v", version)
+        line.add("source", source.name)
+        line.add("width", source.width)
+        line.add("height", source.height)
+        line.add("fps", source.framesPerSecond)
+        var configuration = JSONLine()
+        for (key, json) in config {
+            configuration.add(key, raw: json)
+        }
+        line.add("config", raw: configuration.text)
+        return line.text
+    }
+
+    /// One line per item change, removes first, then adds, then updates (the order of delivery).
+    public static func changeLines(_ changes: ScanChanges) -> [String] {
+        changes.removed.map { changeLine(.remove, $0, changes) } + changes.added.map { changeLine(.add, $0, changes) }
+            + changes.updated.map { changeLine(.update, $0, changes) }
+    }
+
+    /// The end line.
+    public static func endLine(_ outcome: ScanOutcome) -> String {
+        var line = JSONLine()
+        line.add("event", EventName.end.rawValue)
+        line.add("frame", max(outcome.lastFrameIndex, 0))
+        line.add("time", outcome.lastTime)
+        line.add("reason", outcome.reason.rawValue)
+        if let error = outcome.error {
+            line.add("error", error.description)
+        }
+        return line.text
+    }
+
+    private static func changeLine(_ event: EventName, _ item: RecognizedItem, _ changes: ScanChanges) -> String {
+        var line = JSONLine()
+        line.add("event", event.rawValue)
+        line.add("frame", changes.frameIndex)
+        line.add("time", changes.time)
+        line.add("id", item.id.uuidString.lowercased())
+        switch item {
+        case let .barcode(barcode):
+            line.add("kind", "barcode")
+            line.add("symbology", barcode.symbology.rawValue)
+            let utf8 = String(data: barcode.payloadData, encoding: .utf8)
+            line.add("payload", utf8 ?? barcode.payloadStringValue ?? "")
+            if utf8 == nil {
+                line.add("payload_b64", barcode.payloadData.base64EncodedString())
+            }
+            line.add("confidence", 1.0)
+        case let .text(text):
+            line.add("kind", "text")
+            line.add("transcript", text.transcript)
+            line.add("confidence", (text.confidence * 1000).rounded() / 1000)
+        }
+        let corners = item.bounds.corners.map {
+            JSONLine.array([JSONLine.number(($0.x * 10).rounded() / 10), JSONLine.number(($0.y * 10).rounded() / 10)])
+        }
+        line.add("bounds", raw: JSONLine.array(corners))
+        return line.text
+    }
+}

@@ -1,0 +1,22 @@
+/// Writes a scan to an event log (schema in `EventLog`), one flushed line per event.
+public final class EventLogWriter: @unchecked Sendable {
+    private let output: LineOutput
+
+    public init(output: LineOutput) {
+        self.output = output
+    }
+
+    public func start(source: SourceInfo, config: [(String, String)]) throws {
+        try output.write(EventLog.startLine(source: source, config: config))
+    }
+
+    public func write(_ changes: ScanChanges) throws {
+        for line in EventLog.changeLines(changes) {
+            try output.write(line)
+        }
+    }
+
+    public func finish(_ outcome: ScanOutcome) throws {
+        try output.write(EventLog.endLine(outcome))
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// A live scanner of barcodes and text, as VisionKit's `DataScannerViewController` without the view:
+/// give it a `FrameSource` and it reports tracked `RecognizedItem`s to its delegate and to
+/// `recognizedItems`. Frames are read, recognised and tracked on one worker thread per scan.
+public final class DataScanner: @unchecked Sendable {
+    /// What to look for.
+    public let recognizedDataTypes: Set<RecognizedDataType>
+    /// How much work to spend a frame (default `.balanced`).
+    public let qualityLevel: QualityLevel
+    /// Report every item (true) or only the one nearest the centre of the region of interest
+    /// (false, VisionKit's default).
+    public let recognizesMultipleItems: Bool
+    /// Keep item bounds current between recognitions (default true).
+    public let isHighFrameRateTrackingEnabled: Bool
+    /// Whether outputs draw item highlights (the CLI's `--annotate`; default false).
+    public let isHighlightingEnabled: Bool
+    /// Only items whose centre lies inside this rectangle are recognised; nil = the whole frame.
+    public var regionOfInterest: Bounds? {
+        get { lock.withLock { storedRegionOfInterest } }
+        set { lock.withLock { storedRegionOfInterest = newValue } }
+    }
+    /// The tracker's knobs (validated when scanning starts).
+    public var trackerConfiguration = TrackerConfiguration()
+    /// Receives add/update/remove calls on the worker thread.
+    public weak var delegate: DataScannerDelegate?
+
+    /// True on Linux whenever CBridge is linked: the scanner needs no special hardware.
+    public static var isSupported: Bool { true }
+
+    private let lock = NSLock()
+    private var storedRegionOfInterest: Bounds?
+    private var barcodeDetector: (any BarcodeDetector)?
+    private var textRecognizer: (any TextRecognizer)?
+    private var enginesInjected = false
+    private var stopRequested = false
+    private var running = false
+    private var finished = DispatchSemaphore(value: 0)
+    private var outcome: ScanOutcome?
+    private var currentItems: [RecognizedItem] = []
+    private var itemsStream: AsyncStream<[RecognizedItem]>
+    private var itemsContinuation: AsyncStream<[RecognizedItem]>.Continuation
+
+    /// VisionKit's initialiser and defaults. Engines are made when scanning starts.
+    public init(recognizedDataTypes: Set<RecognizedDataType>, qualityLevel: QualityLevel = .balanced,
+                recognizesMultipleItems: Bool = false, isHighFrameRateTrackingEnabled: Bool = true,
+                isHighlightingEnabled: Bool = false) {
+        self.recognizedDataTypes = recognizedDataTypes
+        self.qualityLevel = qualityLevel
+        self.recognizesMultipleItems = recognizesMultipleItems
+        self.isHighFrameRateTrackingEnabled = isHighFrameRateTrackingEnabled
+        self.isHighlightingEnabled = isHighlightingEnabled
+        (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
+    }
+
+    /// A scanner with engines of the caller's choosing (test doubles, a different detector).
+    public convenience init(recognizedDataTypes: Set<RecognizedDataType>, barcodeDetector: (any BarcodeDetector)?,
+                            textRecognizer: (any TextRecognizer)?, recognizesMultipleItems: Bool = true) {
+        self.init(recognizedDataTypes: recognizedDataTypes, recognizesMultipleItems: recognizesMultipleItems)
+        self.barcodeDetector = barcodeDetector
+        self.textRecognizer = textRecognizer
+        enginesInjected = true
+    }
+
+    /// The current items after every change, in reading order. A new stream begins with each scan and
+    /// finishes when the scan ends.
+    public var recognizedItems: AsyncStream<[RecognizedItem]> { lock.withLock { itemsStream } }
+
+    /// True from `startScanning` until the scan has finished.
+    public var isScanning: Bool { lock.withLock { running } }
+
+    /// Starts scanning `source` on a worker thread. Throws when an engine cannot start (a missing
+    /// Tesseract language) or the tracker configuration is invalid; source failures later arrive as
+    /// `becameUnavailableWithError`.
+    public func startScanning(_ source: FrameSource) throws {
+        let configuredTracker = try Tracker(configuration: trackerConfiguration)
+        try lock.withLock {
+            guard !running else {
+                throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
+            }
+            if !enginesInjected {
+                try makeEngines()
+            }
+            running = true
+            stopRequested = false
+            outcome = nil
+            currentItems = []
+            finished = DispatchSemaphore(value: 0)
+            (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
+        }
+        let worker = Thread { [self] in
+            var tracker = configuredTracker
+            let outcome = run(source, tracker: &tracker)
+            lock.withLock {
+                self.outcome = outcome
+                running = false
+            }
+            itemsContinuation.finish()
+            finished.signal()
+        }
+        worker.name = "LiveScan.DataScanner"
+        worker.stackSize = 8 << 20
+        worker.start()
+    }
+
+    /// Stops after the frame in progress; every item is removed (with didRemove) before it returns.
+    @discardableResult
+    public func stopScanning() -> ScanOutcome? {
+        lock.withLock { stopRequested = true }
+        return waitUntilFinished()
+    }
+
+    /// Asks the scan to stop without waiting (safe from a signal-handling thread).
+    public func requestStop() {
+        lock.withLock { stopRequested = true }
+    }
+
+    /// Blocks until the current scan ends; nil if none was started.
+    @discardableResult
+    public func waitUntilFinished() -> ScanOutcome? {
+        let (semaphore, wasRunning) = lock.withLock { (finished, running || outcome != nil) }
+        guard wasRunning else { return nil }
+        semaphore.wait()
+        semaphore.signal()  // let later waiters through too
+        return lock.withLock { outcome }
+    }
+
+    /// Reports the user's choice of `item` to the delegate (VisionKit's tap).
+    public func tap(on item: RecognizedItem) {
+        delegate?.dataScanner(self, didTapOn: item)
+    }
+
+    // MARK: - Worker
+
+    private func makeEngines() throws {
+        var symbologies = Set<Symbology>(), wantsBarcodes = false
+        var languages: [String] = [], wantsText = false
+        for type in recognizedDataTypes {
+            switch type {
+            case let .barcode(list):
+                wantsBarcodes = true
+                symbologies.formUnion(list.isEmpty ? Symbology.allCases : list)
+            case let .text(list, _):
+                wantsText = true
+                languages += list.filter { !languages.contains($0) }
+            }
+        }
+        if wantsBarcodes {
+            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(symbologies: symbologies))
+            barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
+                ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
+        }
+        if wantsText {
+            textRecognizer = try TesseractTextRecognizer(options: TextRecognizerOptions(
+                languages: languages.isEmpty ? ["eng"] : languages, cropScale: qualityLevel.textCropScale))
+        }
+    }
+
+    private func run(_ source: FrameSource, tracker: inout Tracker) -> ScanOutcome {
+        delegate?.dataScanner(self, didStartWith: source.info)
+        var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
+        var selection = SingleItemSelection()
+        while true {
+            if lock.withLock({ stopRequested }) {
+                outcome.reason = .interrupted
+                break
+            }
+            do {
+                guard let frame = try source.nextFrame() else { break }
+                let observations = try recognize(frame)
+                var changes = tracker.update(observations, frame: frame.index, time: frame.time)
+                var items = tracker.items
+                if !recognizesMultipleItems {
+                    let center = regionOfInterest?.center ?? Point(x: Double(frame.width) / 2,
+                                                                   y: Double(frame.height) / 2)
+                    (changes, items) = selection.narrow(changes, allItems: items, center: center)
+                }
+                outcome.lastFrameIndex = frame.index
+                outcome.lastTime = frame.time
+                outcome.framesProcessed += 1
+                deliver(changes, items: items, frameIndex: frame.index, time: frame.time)
+            } catch {
+                let failure = error as? ScanError ?? .engineFailure(String(describing: error))
+                outcome.reason = .error
+                outcome.error = failure
+                delegate?.dataScanner(self, becameUnavailableWithError: failure)
+                break
+            }
+        }
+        var final = tracker.removeAll()
+        if !recognizesMultipleItems {
+            final.removed = final.removed.filter { $0.id == selection.selected }
+        }
+        deliver(final, items: [], frameIndex: max(outcome.lastFrameIndex, 0), time: outcome.lastTime)
+        delegate?.dataScanner(self, didFinish: outcome)
+        return outcome
+    }
+
+    private func recognize(_ frame: Frame) throws -> [Observation] {
+        var observations = try barcodeDetector?.detect(in: frame) ?? []
+        if let textRecognizer {
+            observations += try textRecognizer.recognize(in: frame, excluding: observations.map(\.bounds))
+        }
+        if let region = regionOfInterest {
+            let box = region.boundingBox
+            observations = observations.filter {
+                let center = $0.bounds.center
+                return center.x >= box.minX && center.x <= box.maxX && center.y >= box.minY && center.y <= box.maxY
+            }
+        }
+        return observations
+    }
+
+    private func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double) {
+        guard !changes.isEmpty else { return }
+        lock.withLock { currentItems = items }
+        let delegate = self.delegate
+        delegate?.dataScanner(self, didChange: ScanChanges(
+            frameIndex: frameIndex, time: time, added: changes.added, updated: changes.updated,
+            removed: changes.removed, allItems: items))
+        if !changes.removed.isEmpty {
+            delegate?.dataScanner(self, didRemove: changes.removed, allItems: items)
+        }
+        if !changes.added.isEmpty {
+            delegate?.dataScanner(self, didAdd: changes.added, allItems: items)
+        }
+        if !changes.updated.isEmpty {
+            delegate?.dataScanner(self, didUpdate: changes.updated, allItems: items)
+        }
+        itemsContinuation.yield(items)
+    }
+}

@@ -1,0 +1,69 @@
+/// Receives what a `DataScanner` recognizes, as VisionKit's `DataScannerViewControllerDelegate`.
+/// Every call comes on the scanner's own worker thread, in frame order. All methods have empty defaults.
+public protocol DataScannerDelegate: AnyObject {
+    /// Items that appeared; `allItems` is every current item in reading order.
+    func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem], allItems: [RecognizedItem])
+    /// Items that moved beyond the update distance or whose value changed.
+    func dataScanner(_ dataScanner: DataScanner, didUpdate updatedItems: [RecognizedItem], allItems: [RecognizedItem])
+    /// Items that left (unseen for longer than the grace period, or removed by `stopScanning`).
+    func dataScanner(_ dataScanner: DataScanner, didRemove removedItems: [RecognizedItem], allItems: [RecognizedItem])
+    /// The user chose an item (the terminal listing's Enter key; `DataScanner.tap(on:)`).
+    func dataScanner(_ dataScanner: DataScanner, didTapOn item: RecognizedItem)
+    /// The source failed (a camera unplugged, a stream cut, a file corrupt half-way); scanning has stopped.
+    func dataScanner(_ dataScanner: DataScanner, becameUnavailableWithError error: ScanError)
+
+    /// LiveScan's own, for logs: scanning began on a source (before the first frame).
+    func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo)
+    /// LiveScan's own, for logs: one frame's changes with the frame that decided them. Called before the
+    /// didAdd/didUpdate/didRemove calls of that frame, only when something changed.
+    func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges)
+    /// LiveScan's own, for logs: scanning ended; every item has had its didRemove.
+    func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome)
+}
+
+extension DataScannerDelegate {
+    public func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem],
+                            allItems: [RecognizedItem]) {}
+    public func dataScanner(_ dataScanner: DataScanner, didUpdate updatedItems: [RecognizedItem],
+                            allItems: [RecognizedItem]) {}
+    public func dataScanner(_ dataScanner: DataScanner, didRemove removedItems: [RecognizedItem],
+                            allItems: [RecognizedItem]) {}
+    public func dataScanner(_ dataScanner: DataScanner, didTapOn item: RecognizedItem) {}
+    public func dataScanner(_ dataScanner: DataScanner, becameUnavailableWithError error: ScanError) {}
+    public func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {}
+    public func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {}
+    public func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {}
+}
+
+/// One frame's changes, with the frame in which they were decided.
+public struct ScanChanges: Sendable, Equatable {
+    /// 0-based index of the decoded frame that decided the changes.
+    public var frameIndex: Int
+    /// Its media time in seconds.
+    public var time: Double
+    public var added: [RecognizedItem]
+    public var updated: [RecognizedItem]
+    public var removed: [RecognizedItem]
+    /// Every current item after the changes, in reading order.
+    public var allItems: [RecognizedItem]
+}
+
+/// How a scan ended.
+public struct ScanOutcome: Sendable, Equatable {
+    public enum Reason: String, Sendable {
+        /// The source had no further frame.
+        case endOfSource = "eof"
+        /// `stopScanning()` was called (the CLI calls it on SIGINT/SIGTERM).
+        case interrupted
+        /// The source or an engine failed; `error` says how.
+        case error
+    }
+
+    public var reason: Reason
+    public var error: ScanError?
+    /// Index and media time of the last frame processed (-1 and 0 when there was none).
+    public var lastFrameIndex: Int
+    public var lastTime: Double
+    /// Frames processed.
+    public var framesProcessed: Int
+}

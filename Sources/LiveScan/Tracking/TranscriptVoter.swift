@@ -1,0 +1,47 @@
+/// Votes over the readings of one text line, weighted by confidence: OCR flicker ("HELLO" in most
+/// frames, "HELL0" in a few) never changes what the item says.
+struct TranscriptVoter: Sendable {
+    private struct Tally: Sendable {
+        var weight = 0.0
+        var readings = 0
+        var lastVote = 0
+    }
+
+    private var tallies: [String: Tally] = [:]
+    private var votesCast = 0
+
+    mutating func vote(_ transcript: String, confidence: Double) {
+        votesCast += 1
+        tallies[transcript, default: Tally()].weight += max(confidence, 0.01)
+        tallies[transcript]!.readings += 1
+        tallies[transcript]!.lastVote = votesCast
+    }
+
+    /// The transcript with the most weight (the most recent on a tie), with its mean confidence.
+    var winner: (transcript: String, confidence: Double)? {
+        let best = tallies.max { a, b in
+            a.value.weight != b.value.weight ? a.value.weight < b.value.weight : a.value.lastVote < b.value.lastVote
+        }
+        guard let best else { return nil }
+        return (best.key, best.value.weight / Double(best.value.readings))
+    }
+}
+
+/// 1 - (Levenshtein distance / length of the longer string), over characters: 1 is identical.
+func transcriptSimilarity(_ a: String, _ b: String) -> Double {
+    let left = Array(a), right = Array(b)
+    if left.isEmpty || right.isEmpty {
+        return left.isEmpty && right.isEmpty ? 1 : 0
+    }
+    var previous = Array(0...right.count)
+    var current = [Int](repeating: 0, count: right.count + 1)
+    for i in 1...left.count {
+        current[0] = i
+        for j in 1...right.count {
+            let substitution = previous[j - 1] + (left[i - 1] == right[j - 1] ? 0 : 1)
+            current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+        }
+        swap(&previous, &current)
+    }
+    return 1 - Double(previous[right.count]) / Double(max(left.count, right.count))
+}

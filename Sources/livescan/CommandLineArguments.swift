@@ -1,0 +1,61 @@
+import Foundation
+
+/// A usage error: printed as `Error: ...`, then the usage line, exit 2.
+struct UsageError: Error {
+    let message: String
+}
+
+/// The arguments of one subcommand: positional values and `--long-flag [value]` options.
+/// `--flag=value` and `--flag value` are both accepted; `--` ends the options.
+struct CommandLineArguments {
+    private(set) var positional: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    /// `valued` options take a value; `switches` do not. Anything else starting with `-` is an error.
+    init(_ arguments: [String], valued: Set<String>, switches: Set<String>) throws {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if valued.contains(name) {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else if index < arguments.count {
+                    values[name] = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError(message: "\(name) needs a value")
+                }
+            } else if switches.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw UsageError(message: "unknown option '\(name)'")
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name] }
+
+    func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// A comma-separated list value, trimmed, without empty entries.
+    func list(_ name: String) -> [String]? {
+        values[name].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
+}

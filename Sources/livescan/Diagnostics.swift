@@ -1,0 +1,31 @@
+import Foundation
+import LiveScan
+
+/// The one way the command reports failures: a single `Error: ...` line on stderr.
+enum Diagnostics {
+    static let usageLine = "Usage: livescan scan [--types LIST] [--languages LIST] [--quality LEVEL] [--raw] "
+        + "[--single] [--events PATH] SOURCE..."
+
+    static func report(_ error: Error) {
+        let message = (error as? ScanError)?.description ?? (error as? UsageError)?.message ?? "\(error)"
+        printError("Error: " + TerminalSafeText.escape(message))
+    }
+
+    /// Reports `error` and returns `code`, for `return Diagnostics.fail(...)`.
+    static func fail(_ error: Error, code: ExitCode) -> ExitCode {
+        report(error)
+        return code
+    }
+
+    /// A usage error: the message, the usage line and where help is.
+    static func usage(_ error: UsageError) -> ExitCode {
+        printError("Error: " + TerminalSafeText.escape(error.message))
+        printError(usageLine)
+        printError("See 'livescan --help'.")
+        return .usage
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,14 @@
+/// Exit codes, as zbarimg's where they overlap.
+enum ExitCode: Int32 {
+    /// Something was found.
+    case found = 0
+    /// An input could not be read, or an output not written.
+    case inputError = 1
+    /// The command line is wrong (unknown option or type, missing language data).
+    case usage = 2
+    /// Everything was read and nothing was found.
+    case nothingFound = 4
+    /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15).
+    case interrupted = 130
+    case terminated = 143
+}

@@ -1,0 +1,157 @@
+import Foundation
+import LiveScan
+
+/// `livescan scan SOURCE...`: scans images, folders of images and video files, prints one line per item
+/// found (`symbology:payload`, `text:transcript`) and optionally writes the event log.
+final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
+    private let options: ScanOptions
+    private let standardOutput = LineOutput(descriptor: STDOUT_FILENO, name: "standard output")
+    private var eventLog: EventLogWriter?
+    private var outputError: ScanError?
+    private var itemsFound = 0
+    private var activeScanner: DataScanner?
+    private let lock = NSLock()
+
+    init(options: ScanOptions) {
+        self.options = options
+    }
+
+    func run() -> ExitCode {
+        if let path = options.eventsPath {
+            do {
+                eventLog = EventLogWriter(output: try LineOutput(path: path))
+            } catch {
+                return Diagnostics.fail(error, code: .inputError)
+            }
+        }
+        let interruption = SignalWatcher { [weak self] in self?.interrupt() }
+        var failed = false
+        for source in options.sources {
+            switch scan(source) {
+            case .ok: break
+            case .failed: failed = true
+            case let .stopped(code): return code
+            }
+            if interruption.caughtSignal != nil {
+                break
+            }
+        }
+        if let signal = interruption.caughtSignal {
+            return signal == SIGTERM ? .terminated : .interrupted
+        }
+        if failed {
+            return .inputError
+        }
+        return itemsFound > 0 ? .found : .nothingFound
+    }
+
+    private enum SourceResult {
+        case ok, failed, stopped(ExitCode)
+    }
+
+    private func scan(_ path: String) -> SourceResult {
+        let source: FrameSource
+        let isImages: Bool
+        do {
+            (source, isImages) = try openSource(path)
+        } catch {
+            Diagnostics.report(error)
+            return .failed
+        }
+        let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
+                                  recognizesMultipleItems: !options.singleItem)
+        if isImages {
+            // Each image stands alone: one reading is enough, and nothing carries over to the next image.
+            scanner.trackerConfiguration.textConfirmations = 1
+            scanner.trackerConfiguration.gracePeriod = 0
+        }
+        scanner.delegate = self
+        do {
+            try scanner.startScanning(source)
+        } catch let error as ScanError {
+            if case .modelMissing = error {
+                return .stopped(Diagnostics.fail(error, code: .usage))
+            }
+            return .stopped(Diagnostics.fail(error, code: .inputError))
+        } catch {
+            return .stopped(Diagnostics.fail(error, code: .inputError))
+        }
+        lock.withLock { activeScanner = scanner }
+        let outcome = scanner.waitUntilFinished()
+        lock.withLock { activeScanner = nil }
+        if case .outputClosed = outputError {
+            // `livescan scan ... | head`: the reader has what it wanted; end quietly.
+            return .stopped(itemsFound > 0 ? .found : .nothingFound)
+        }
+        if let outputError {
+            return .stopped(Diagnostics.fail(outputError, code: .inputError))
+        }
+        if let error = outcome?.error {
+            Diagnostics.report(error)
+            return .failed
+        }
+        return .ok
+    }
+
+    private func openSource(_ path: String) throws -> (FrameSource, Bool) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
+            return (try ImageSource(path: path), true)
+        }
+        return (try VideoSource(path: path), false)
+    }
+
+    private func interrupt() {
+        lock.withLock { activeScanner }?.requestStop()
+    }
+
+    private func recordOutputError(_ error: Error, scanner: DataScanner) {
+        if outputError == nil {
+            outputError = error as? ScanError ?? .outputFailed(path: "output", reason: "\(error)")
+        }
+        scanner.requestStop()
+    }
+
+    // MARK: - DataScannerDelegate (called on the scanner's worker thread)
+
+    func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
+        do {
+            try eventLog?.start(source: source, config: options.eventLogConfig(tracker: dataScanner.trackerConfiguration))
+        } catch {
+            recordOutputError(error, scanner: dataScanner)
+        }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
+        do {
+            try eventLog?.write(changes)
+            for item in changes.added {
+                itemsFound += 1
+                try printFinding(item)
+            }
+        } catch {
+            recordOutputError(error, scanner: dataScanner)
+        }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {
+        do {
+            try eventLog?.finish(outcome)
+        } catch {
+            recordOutputError(error, scanner: dataScanner)
+        }
+    }
+
+    private func printFinding(_ item: RecognizedItem) throws {
+        // A log on standard output owns it: findings then go nowhere else.
+        guard options.eventsPath != "-" else { return }
+        let label: String
+        switch item {
+        case let .barcode(barcode): label = barcode.symbology.rawValue
+        case .text: label = "text"
+        }
+        let value = TerminalSafeText.escape(item.value)
+        try standardOutput.write(options.raw ? value : "\(label):\(value)")
+    }
+}

@@ -1,0 +1,31 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a clean stop: the handler runs on a dispatch queue, not in signal
+/// context, so it may take locks. SIGPIPE is ignored so that a closed pipe is a write error, not a death.
+final class SignalWatcher: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var caught: Int32?
+
+    /// The signal that arrived first, if any.
+    var caughtSignal: Int32? { lock.withLock { caught } }
+
+    init(onSignal: @escaping @Sendable () -> Void) {
+        signal(SIGPIPE, SIG_IGN)
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.lock.withLock { if self?.caught == nil { self?.caught = number } }
+                onSignal()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    deinit {
+        sources.forEach { $0.cancel() }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import LiveScan
+
+let version = "0.1.0"
+
+let help = """
+livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on Linux)
+
+Usage: livescan scan [options] SOURCE...
+       livescan --help | --version
+
+SOURCE is an image, a folder of images (read in name order) or a video file.
+Each item found is printed once, as `symbology:payload` or `text:transcript`.
+
+Options of scan:
+  --types LIST       what to look for, comma-separated (default: everything):
+                     \(ScanOptions.typeNames.joined(separator: ", "))
+  --languages LIST   Tesseract languages for text, comma-separated (default: eng)
+  --quality LEVEL    fast, balanced (default) or accurate
+  --single           report one item at a time, the one nearest the centre
+  --raw              print payloads and transcripts only
+  --events PATH      write the JSON Lines event log to PATH (- for standard output)
+  -h, --help         show this help
+  --version          show the version
+
+Exit status: 0 something found, 4 nothing found, 1 an input could not be read,
+2 usage error (including a language whose data is not installed), 130/143 interrupted.
+"""
+
+/// Debian's Tesseract uses OpenMP, which reads OMP_THREAD_LIMIT only when it loads: set it and start
+/// again, or OCR runs ~9x slower on 2 cores. Only worth a restart when text will be read.
+func restartWithSingleThreadedOpenMPIfNeeded(readsText: Bool) {
+    guard readsText, ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil else { return }
+    setenv("OMP_THREAD_LIMIT", "1", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+    // execv returned: it failed; carry on, slower.
+}
+
+func runCommand(_ arguments: [String]) -> ExitCode {
+    guard let command = arguments.first else {
+        return Diagnostics.usage(UsageError(message: "no command given"))
+    }
+    switch command {
+    case "-h", "--help", "help":
+        print(help)
+        return .found
+    case "--version":
+        print("livescan \(version)")
+        return .found
+    case "scan":
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("-h") || rest.contains("--help") {
+            print(help)
+            return .found
+        }
+        do {
+            let options = try ScanOptions(rest)
+            restartWithSingleThreadedOpenMPIfNeeded(readsText: options.wantsText)
+            return ScanCommand(options: options).run()
+        } catch let error as UsageError {
+            return Diagnostics.usage(error)
+        } catch {
+            return Diagnostics.fail(error, code: .inputError)
+        }
+    default:
+        return Diagnostics.usage(UsageError(message: "unknown command '\(command)'"))
+    }
+}
+
+exit(runCommand(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import LiveScan
+
+/// Blank 640x480 frames at 30 fps; `count` nil means endless (until the scanner stops).
+final class BlankFrameSource: FrameSource, @unchecked Sendable {
+    let info: SourceInfo
+    private let count: Int?
+    private var next = 0
+    private let blank = [UInt8](repeating: 255, count: 640 * 480)
+
+    init(count: Int?) {
+        self.count = count
+        info = SourceInfo(name: "blank", width: 640, height: 480, framesPerSecond: 30, frameCount: count)
+    }
+
+    func nextFrame() throws -> Frame? {
+        if let count, next >= count {
+            return nil
+        }
+        defer { next += 1 }
+        if count == nil {
+            usleep(1000)  // an endless live source paces itself
+        }
+        let image = try FrameImage(pixels: blank, width: info.width, height: info.height, channels: 1)
+        return Frame(image: image, index: next, time: Double(next) / 30)
+    }
+}
+
+/// Returns scripted observations for each frame index; the same every frame by default.
+struct ScriptedBarcodeDetector: BarcodeDetector {
+    let script: @Sendable (Int) -> [Observation]
+
+    func detect(in frame: Frame) throws -> [Observation] {
+        script(frame.index)
+    }
+}
+
+/// Records every delegate call in order.
+final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedCalls: [String] = []
+    private var storedChanges: [ScanChanges] = []
+    private(set) var outcome: ScanOutcome?
+
+    var calls: [String] { lock.withLock { storedCalls } }
+    var changes: [ScanChanges] { lock.withLock { storedChanges } }
+
+    func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
+        lock.withLock { storedCalls.append("start") }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
+        lock.withLock { storedChanges.append(changes) }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem], allItems: [RecognizedItem]) {
+        lock.withLock { storedCalls.append("add " + addedItems.map(\.value).joined(separator: ",")) }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didRemove removedItems: [RecognizedItem],
+                     allItems: [RecognizedItem]) {
+        lock.withLock { storedCalls.append("remove " + removedItems.map(\.value).sorted().joined(separator: ",")) }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {
+        lock.withLock {
+            storedCalls.append("finish \(outcome.reason.rawValue)")
+            self.outcome = outcome
+        }
+    }
+}
+
+@Suite struct DataScannerTests {
+    @Test func scanToTheEndRemovesEverythingAndFinishes() throws {
+        let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10), code("B", x: 300, y: 10)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: 5))
+        let outcome = try #require(scanner.waitUntilFinished())
+        #expect(outcome.reason == .endOfSource)
+        #expect(outcome.framesProcessed == 5)
+        #expect(delegate.calls == ["start", "add A,B", "remove A,B", "finish eof"])
+        // The final removes are decided in the last frame processed.
+        #expect(delegate.changes.last?.frameIndex == 4)
+        #expect(delegate.changes.last?.allItems.isEmpty == true)
+    }
+
+    @Test func stopScanningRemovesEveryItem() async throws {
+        let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10), code("B", x: 300, y: 10)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: nil))
+        var iterator = scanner.recognizedItems.makeAsyncIterator()
+        let firstItems = await iterator.next()
+        #expect(firstItems?.map(\.value) == ["A", "B"])
+        let outcome = try #require(scanner.stopScanning())
+        #expect(outcome.reason == .interrupted)
+        #expect(delegate.calls.suffix(2) == ["remove A,B", "finish interrupted"])
+        #expect(!scanner.isScanning)
+    }
+
+    @Test func singleItemModeShowsTheItemNearestTheCentreUntilItLeaves() throws {
+        // 640x480 frame: "near" sits at the centre until frame 10, then leaves; "far" stays in a corner.
+        let detector = ScriptedBarcodeDetector { index in
+            var seen = [code("far", x: 0, y: 0), code("mid", x: 400, y: 300)]
+            if index < 10 {
+                seen.append(code("near", x: 280, y: 200))
+            }
+            return seen
+        }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil,
+                                  recognizesMultipleItems: false)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: 40))
+        scanner.waitUntilFinished()
+        #expect(delegate.calls == ["start", "add near", "remove near", "add mid", "remove mid", "finish eof"])
+        #expect(delegate.changes.allSatisfy { $0.allItems.count <= 1 })
+    }
+
+    @Test func regionOfInterestDropsItemsOutsideIt() throws {
+        let detector = ScriptedBarcodeDetector { _ in [code("in", x: 10, y: 10), code("out", x: 500, y: 400)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        scanner.regionOfInterest = Bounds(x: 0, y: 0, width: 320, height: 240)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: 3))
+        scanner.waitUntilFinished()
+        #expect(delegate.calls == ["start", "add in", "remove in", "finish eof"])
+    }
+
+    @Test func aFailingSourceEndsWithAnErrorAfterRemovingItems() throws {
+        final class FailingSource: FrameSource, @unchecked Sendable {
+            let inner = BlankFrameSource(count: nil)
+            var info: SourceInfo { inner.info }
+            var reads = 0
+            func nextFrame() throws -> Frame? {
+                reads += 1
+                if reads > 3 {
+                    throw ScanError.sourceDamaged(source: "cam", reason: "unplugged")
+                }
+                return try inner.nextFrame()
+            }
+        }
+        let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(FailingSource())
+        let outcome = try #require(scanner.waitUntilFinished())
+        #expect(outcome.reason == .error)
+        #expect(outcome.error == .sourceDamaged(source: "cam", reason: "unplugged"))
+        #expect(delegate.calls == ["start", "add A", "remove A", "finish error"])
+    }
+
+    @Test func startingTwiceIsRefused() throws {
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: ScriptedBarcodeDetector { _ in [] },
+                                  textRecognizer: nil)
+        try scanner.startScanning(BlankFrameSource(count: nil))
+        #expect(throws: ScanError.self) { try scanner.startScanning(BlankFrameSource(count: 1)) }
+        scanner.stopScanning()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import LiveScan
+
+@Suite struct EventLogTests {
+    let id = UUID(uuidString: "6F1D3C1E-0000-4000-8000-000000000001")!
+
+    func barcode(_ data: Data, string: String?) -> RecognizedItem {
+        .barcode(.init(id: id, bounds: Bounds(x: 1, y: 2, width: 10, height: 20), payloadStringValue: string,
+                       payloadData: data, symbology: .qr, frameIndex: 3, time: 0.1))
+    }
+
+    func parse(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func startLineCarriesVersionSourceAndConfig() throws {
+        let line = EventLog.startLine(source: SourceInfo(name: "in \"q\".mp4", width: 1280, height: 720,
+                                                         framesPerSecond: 29.97, frameCount: 10),
+                                      config: [("quality", "\"fast\"")])
+        #expect(line.hasPrefix("{\"event\":\"start\",\"v\":1,"))
+        let object = try parse(line)
+        #expect(object["source"] as? String == "in \"q\".mp4")
+        #expect(object["width"] as? Int == 1280)
+        #expect((object["fps"] as? NSNumber)?.doubleValue == 29.97)
+        #expect((object["config"] as? [String: Any])?["quality"] as? String == "fast")
+    }
+
+    @Test func hostilePayloadKeepsItsExactBytes() throws {
+        let payload = "\u{1B}]52;c;ZWNobyBoaQ==\u{07}\u{1B}[2J \"quoted\" \\ back\nnew\u{202E}"
+        let changes = ScanChanges(frameIndex: 7, time: 0.25, added: [barcode(Data(payload.utf8), string: payload)],
+                                  updated: [], removed: [], allItems: [])
+        let lines = EventLog.changeLines(changes)
+        #expect(lines.count == 1)
+        #expect(!lines[0].contains("\u{1B}"))
+        #expect(!lines[0].contains("\n"))
+        let object = try parse(lines[0])
+        #expect(object["event"] as? String == "add")
+        #expect(object["frame"] as? Int == 7)
+        #expect(object["payload"] as? String == payload)
+        #expect(object["payload_b64"] == nil)
+        #expect(object["id"] as? String == id.uuidString.lowercased())
+        let bounds = try #require(object["bounds"] as? [[Double]])
+        #expect(bounds == [[1, 2], [11, 2], [11, 22], [1, 22]])
+    }
+
+    @Test func nonUTF8PayloadCarriesBase64() throws {
+        let bytes = Data([0xFF, 0xFE, 0x00, 0x41])
+        let changes = ScanChanges(frameIndex: 0, time: 0, added: [], updated: [],
+                                  removed: [barcode(bytes, string: "ÿþ\u{0}A")], allItems: [])
+        let object = try parse(EventLog.changeLines(changes)[0])
+        #expect(object["event"] as? String == "remove")
+        #expect(object["payload_b64"] as? String == bytes.base64EncodedString())
+    }
+
+    @Test func endLineNamesReasonAndError() throws {
+        let outcome = ScanOutcome(reason: .error, error: .sourceDamaged(source: "a.mp4", reason: "cut"),
+                                  lastFrameIndex: 41, lastTime: 1.4, framesProcessed: 42)
+        let object = try parse(EventLog.endLine(outcome))
+        #expect(object["event"] as? String == "end")
+        #expect(object["frame"] as? Int == 41)
+        #expect(object["reason"] as? String == "error")
+        #expect(object["error"] as? String == "a.mp4: cut")
+    }
+
+    @Test func readerCountsGarbageAndATruncatedLastLine() {
+        let log = """
+        {"event":"start","v":1,"source":"x","width":4,"height":4,"fps":30,"config":{}}
+        this is not json
+        {"event":"add","frame":0,"time":0,"id":"a","kind":"barcode","symbology":"qr","payload":"P","confidence":1,"bounds":[[0,0],[1,0],[1,1],[0,1]]}
+        {"event":"teleport","frame":1}
+        {"event":"add","frame":1,"time":0.03
+        """
+        let reader = EventLogReader(data: Data(log.utf8))
+        #expect(reader.records.map(\.event) == [.start, .add])
+        #expect(reader.badLines == [2, 4, 5])
+        #expect(reader.records[1].payload == "P")
+        #expect(reader.records[1].bounds?.count == 4)
+    }
+
+    @Test func numbersAreWrittenWithoutExponents() {
+        #expect(JSONLine.number(3) == "3")
+        #expect(JSONLine.number(0.1) == "0.1")
+        #expect(JSONLine.number(1e-7) == "0")
+        #expect(JSONLine.number(.nan) == "0")
+    }
+}
+
+@Suite struct TerminalSafeTextTests {
+    @Test func escapeSequencesAreShownNotObeyed() {
+        #expect(TerminalSafeText.escape("\u{1B}]52;c;aGk=\u{07}") == "\\e]52;c;aGk=\\x07")
+        #expect(TerminalSafeText.escape("\u{1B}[2Jok") == "\\e[2Jok")
+        #expect(TerminalSafeText.escape("a\u{9B}31m") == "a\\x9B31m")
+        #expect(TerminalSafeText.escape("abc\u{202E}def") == "abc\\u{202E}def")
+        #expect(TerminalSafeText.escape("line\nnext") == "line\\nnext")
+        #expect(TerminalSafeText.escape("Grüße 東京 https://x.y/?a=1") == "Grüße 東京 https://x.y/?a=1")
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import LiveScan
+
+/// A barcode observation whose top-left corner is at (x, y).
+func code(_ payload: String, x: Double, y: Double, size: Double = 80, symbology: Symbology = .qr) -> Observation {
+    .barcode(symbology, data: Data(payload.utf8), string: payload, bounds: Bounds(x: x, y: y, width: size, height: size))
+}
+
+func line(_ transcript: String, x: Double, y: Double, confidence: Double = 0.9) -> Observation {
+    .text(transcript, confidence: confidence, bounds: Bounds(x: x, y: y, width: 300, height: 40))
+}
+
+/// Runs the tracker over per-frame observations at 30 fps and collects every change with its frame.
+struct Run {
+    var tracker: Tracker
+    var added: [(frame: Int, item: RecognizedItem)] = []
+    var updated: [(frame: Int, item: RecognizedItem)] = []
+    var removed: [(frame: Int, item: RecognizedItem)] = []
+
+    init(configuration: TrackerConfiguration = TrackerConfiguration()) throws {
+        tracker = try Tracker(configuration: configuration)
+    }
+
+    mutating func feed(_ frames: [[Observation]], startingAt first: Int = 0) {
+        for (offset, observations) in frames.enumerated() {
+            let frame = first + offset
+            let changes = tracker.update(observations, frame: frame, time: Double(frame) / 30)
+            added += changes.added.map { (frame, $0) }
+            updated += changes.updated.map { (frame, $0) }
+            removed += changes.removed.map { (frame, $0) }
+        }
+    }
+}
+
+@Suite struct TrackerTests {
+    @Test func clearBarcodeIsAddedOnFirstSighting() throws {
+        var run = try Run()
+        run.feed([[code("A", x: 100, y: 100)]])
+        #expect(run.added.count == 1)
+        #expect(run.added.first?.frame == 0)
+        #expect(run.tracker.items.map(\.value) == ["A"])
+    }
+
+    @Test func jitterDoesNotUpdate() throws {
+        var run = try Run()
+        let offsets: [Double] = [0, 1.5, -1.2, 0.8, -1.5, 1.0, 0, -0.7, 1.4, -1.1]
+        run.feed(offsets.map { [code("A", x: 100 + $0, y: 100 - $0)] })
+        #expect(run.added.count == 1)
+        #expect(run.updated.isEmpty)
+    }
+
+    @Test func realMoveUpdates() throws {
+        var run = try Run()
+        run.feed((0..<5).map { [code("A", x: 100 + Double($0) * 10, y: 100)] })
+        #expect(run.added.count == 1)
+        #expect(run.updated.count == 4)
+        #expect(run.updated.allSatisfy { $0.item.id == run.added[0].item.id })
+    }
+
+    @Test func shortOcclusionKeepsTheID() throws {
+        var run = try Run()
+        // Seen 10 frames, hidden 8 frames (0.27 s < 0.5 s grace), seen again 10 frames.
+        run.feed((0..<10).map { _ in [code("A", x: 100, y: 100)] })
+        run.feed(Array(repeating: [], count: 8), startingAt: 10)
+        run.feed((0..<10).map { _ in [code("A", x: 100, y: 100)] }, startingAt: 18)
+        #expect(run.added.count == 1)
+        #expect(run.removed.isEmpty)
+        #expect(run.tracker.items.map(\.id) == [run.added[0].item.id])
+    }
+
+    @Test func longAbsenceRemovesAfterTheGracePeriod() throws {
+        var run = try Run()
+        run.feed([[code("A", x: 100, y: 100)]])
+        run.feed(Array(repeating: [], count: 30), startingAt: 1)
+        #expect(run.removed.count == 1)
+        // Unseen since t=0; removed at the first frame more than 0.5 s later: frame 16 (0.533 s).
+        #expect(run.removed.first?.frame == 16)
+        #expect(run.removed.first?.item.id == run.added.first?.item.id)
+        #expect(run.tracker.items.isEmpty)
+    }
+
+    @Test func twinPayloadsSideBySideAreTwoItems() throws {
+        var run = try Run()
+        run.feed((0..<30).map { step in
+            let dx = Double(step) * 3
+            return [code("SAME", x: 100 + dx, y: 200), code("SAME", x: 400 + dx, y: 200)]
+        })
+        #expect(run.added.count == 2)
+        #expect(run.removed.isEmpty)
+        let ids = Set(run.added.map(\.item.id))
+        #expect(ids.count == 2)
+        // Each identity stays on its own side: the left one's updates are all left of the right one's.
+        let left = run.added.min { $0.item.bounds.center.x < $1.item.bounds.center.x }!.item.id
+        for (_, item) in run.updated {
+            #expect((item.id == left) == (item.bounds.center.x < 350 + 90))
+        }
+    }
+
+    @Test func fastMovingCodeKeepsItsID() throws {
+        var run = try Run()
+        // 60 px code moving 45 px a frame: 0.53 diagonals per frame, plus two missed frames.
+        var frames: [[Observation]] = (0..<20).map { [code("FAST", x: 50 + Double($0) * 45, y: 300, size: 60)] }
+        frames[7] = []
+        frames[8] = []
+        run.feed(frames)
+        #expect(run.added.count == 1)
+        #expect(run.removed.isEmpty)
+        #expect(Set(run.updated.map(\.item.id)) == [run.added[0].item.id])
+    }
+
+    @Test func differentPayloadAtTheSamePlaceIsANewItem() throws {
+        var run = try Run()
+        run.feed([[code("A", x: 100, y: 100)], [code("B", x: 100, y: 100)]])
+        #expect(run.added.map(\.item.value) == ["A", "B"])
+    }
+
+    @Test func ocrFlickerStaysOneItem() throws {
+        var run = try Run()
+        run.feed((0..<30).map { step in
+            [line(step % 3 == 2 ? "HELL0 WORLD" : "HELLO WORLD", x: 100 + Double(step % 2), y: 100)]
+        })
+        #expect(run.added.count == 1)
+        #expect(run.tracker.items.map(\.value) == ["HELLO WORLD"])
+        #expect(run.updated.allSatisfy { $0.item.id == run.added[0].item.id })
+    }
+
+    @Test func votesWeighConfidence() throws {
+        var run = try Run()
+        // Two low-confidence misreadings cannot outvote one confident reading... twice.
+        run.feed([[line("Aisle 7", x: 0, y: 0, confidence: 0.9)], [line("Aisle 1", x: 0, y: 0, confidence: 0.3)],
+                  [line("Aisle 1", x: 0, y: 0, confidence: 0.3)], [line("Aisle 7", x: 0, y: 0, confidence: 0.9)]])
+        #expect(run.tracker.items.map(\.value) == ["Aisle 7"])
+    }
+
+    @Test func singleTextReadingIsNotAdded() throws {
+        var run = try Run()
+        run.feed([[line("noise", x: 10, y: 10)]] + Array(repeating: [], count: 20))
+        #expect(run.added.isEmpty)
+        #expect(run.removed.isEmpty)
+    }
+
+    @Test func differentLinesStaySeparate() throws {
+        var run = try Run()
+        run.feed((0..<5).map { _ in [line("Order 4711", x: 100, y: 100), line("Aisle 7 Shelf B", x: 100, y: 160)] })
+        #expect(run.added.count == 2)
+        #expect(Set(run.tracker.items.map(\.value)) == ["Order 4711", "Aisle 7 Shelf B"])
+    }
+
+    @Test func removeAllEndsEveryConfirmedItem() throws {
+        var run = try Run()
+        run.feed([[code("A", x: 0, y: 0), code("B", x: 200, y: 0), line("tentative", x: 0, y: 300)]])
+        var tracker = run.tracker
+        let final = tracker.removeAll()
+        #expect(Set(final.removed.map(\.value)) == ["A", "B"])
+        #expect(tracker.items.isEmpty)
+    }
+
+    @Test func itemsAreInReadingOrder() throws {
+        var run = try Run()
+        run.feed([[code("bottom", x: 0, y: 400), code("top-right", x: 300, y: 10), code("top-left", x: 0, y: 0)]])
+        #expect(run.tracker.items.map(\.value) == ["top-left", "top-right", "bottom"])
+    }
+
+    @Test func invalidConfigurationNamesTheParameter() {
+        #expect(throws: ScanError.invalidParameter(parameter: "gracePeriod", reason: "must be >= 0 seconds")) {
+            _ = try Tracker(configuration: TrackerConfiguration(gracePeriod: -1))
+        }
+        #expect(throws: ScanError.self) {
+            _ = try Tracker(configuration: TrackerConfiguration(textSimilarity: 2))
+        }
+    }
+}
+
+@Suite struct TranscriptSimilarityTests {
+    @Test func editDistanceSimilarity() {
+        #expect(transcriptSimilarity("HELLO", "HELLO") == 1)
+        #expect(transcriptSimilarity("HELLO", "HELL0") == 0.8)
+        #expect(transcriptSimilarity("", "") == 1)
+        #expect(transcriptSimilarity("abc", "") == 0)
+        #expect(transcriptSimilarity("kitten", "sitting") == 1 - 3.0 / 7)
+    }
+}
