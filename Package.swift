@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "BridgeTests", dependencies: ["LiveScan", "LiveScanScenes"], path: "Tests/BridgeTests"),
         .testTarget(
             name: "CLITests",
-            dependencies: ["livescan", "livescan-scenes", "LiveScanScenes"],
+            dependencies: ["livescan", "LiveScan", "LiveScanScenes"],
             path: "Tests/CLITests"
         ),
     ],

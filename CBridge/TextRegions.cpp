@@ -54,19 +54,24 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
     // closing joins the letters of a line into one blob that a contour can box.
     cv::Mat gradient, binary, joined;
     cv::morphologyEx(gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
-    cv::threshold(gradient, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    // Otsu alone sets the bar by the strongest edges in view: next to black codes it rises so high that
+    // anti-aliased glyphs fall apart. Cap it (ink on paper gives edges of 100+, sensor noise under 20).
+    const double otsu = cv::threshold(gradient, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    cv::threshold(gradient, binary, std::clamp(otsu, 20.0, 48.0), 255, cv::THRESH_BINARY);
+    // A horizontal closing joins the letters of a word into one blob; an opening drops what is left of
+    // thin slivers.
     cv::morphologyEx(binary, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {9, 1}));
-    // Thin stray lines survive the closing as long slivers; an opening taller than they are removes them.
     cv::morphologyEx(joined, joined, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {3, 5}));
 
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(joined, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     const double minHeight = std::max(4.0, options->min_height * scale);
-    const double maxHeight = options->max_height > 0 ? options->max_height * scale : gray.rows / 4.0;
+    const double maxHeight = options->max_height > 0 ? options->max_height * scale : gray.rows;
     std::vector<cv::Rect> boxes;
     for (const auto &contour : contours) {
         const cv::Rect box = cv::boundingRect(contour);
-        if (box.height < minHeight || box.height > maxHeight || box.width < box.height * 0.5) {
+        // Glyphs and words: a narrow digit such as "1" counts too, lines are judged after merging.
+        if (box.height < minHeight || box.height > maxHeight || box.width < 2) {
             continue;
         }
         const double filled = cv::countNonZero(joined(box)) / double(box.area());

@@ -96,7 +96,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private func openSource(_ path: String) throws -> (FrameSource, Bool) {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
+        let isSequencePattern = path.contains("%")  // shot_%03d.png: OpenCV reads it as a video
+        if !isSequencePattern && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
             return (try ImageSource(path: path), true)
         }
         return (try VideoSource(path: path), false)

@@ -17,8 +17,8 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         guard !options.languages.isEmpty else {
             throw ScanError.invalidParameter(parameter: "languages", reason: "at least one language is needed")
         }
-        guard options.cropScale > 0, options.cropScale <= 4 else {
-            throw ScanError.invalidParameter(parameter: "cropScale", reason: "must be in (0, 4]")
+        guard options.cropHeight >= 8, options.cropHeight <= 400 else {
+            throw ScanError.invalidParameter(parameter: "cropHeight", reason: "must be 8...400 pixels")
         }
         self.options = options
         idleEngines.append(try TesseractEngine(options: options))
@@ -103,9 +103,10 @@ final class TesseractEngine {
         var rect = CB_Rect(x: Int32(box.minX.rounded(.down)), y: Int32(box.minY.rounded(.down)),
                            width: Int32((box.maxX - box.minX).rounded(.up)),
                            height: Int32((box.maxY - box.minY).rounded(.up)))
+        let scale = min(max(options.cropHeight / Double(max(rect.height, 1)), 0.25), 4)
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
-        try check(CB_OCR_recognize(handle, frame.image.handle, &rect, CB_PSM_SINGLE_LINE, Float(options.cropScale),
+        try check(CB_OCR_recognize(handle, frame.image.handle, &rect, CB_PSM_SINGLE_LINE, Float(scale),
                                    &lines, &count)) { .engineFailure("Tesseract: \($0)") }
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }

@@ -10,8 +10,10 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     public var languages: [String]
     /// The folder holding `<language>.traineddata`; nil = `TESSDATA_PREFIX` or Debian's default.
     public var tessdataPath: String?
-    /// Crops are enlarged by this factor before Tesseract reads them (default 1.5).
-    public var cropScale: Double
+    /// Each line crop is rescaled to this height in pixels, margins included, before Tesseract reads it
+    /// (default 40). Measured on generated scenes: 36-56 read every line; upscaling 40-pixel crops 1.5x or
+    /// more turned a serif line to garbage.
+    public var cropHeight: Double
     /// Lines read with a lower mean confidence (0...1) are dropped as noise (default 0.55).
     public var minimumConfidence: Double
     /// Text lines are looked for in a copy of the frame at most this large (long side, default 1280).
@@ -19,11 +21,11 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     /// Text shorter than this many source pixels is not looked for (default 10).
     public var minimumTextHeight: Int
 
-    public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropScale: Double = 1.5,
+    public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,
                 minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10) {
         self.languages = languages
         self.tessdataPath = tessdataPath
-        self.cropScale = cropScale
+        self.cropHeight = cropHeight
         self.minimumConfidence = minimumConfidence
         self.maxDimension = maxDimension
         self.minimumTextHeight = minimumTextHeight

@@ -9,16 +9,17 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
     private var decodedFrames = 0
     private var previousTime = -Double.infinity
 
-    /// Opens a video file, an image-sequence pattern or a URL.
+    /// Opens a video file, an image-sequence pattern (a path with `%`) or a URL (with `://`).
     public convenience init(path: String) throws {
-        if !path.contains("://") {
+        if !path.contains("://") && !path.contains("%") {
             try VideoSource.checkReadableFile(path)
         }
         var capture: OpaquePointer?
         let status = CB_Capture_open(path, &capture)
         guard status == CB_OK, let capture else {
-            throw ScanError.sourceUnavailable(
-                source: path, reason: "not a video this build can decode (unknown format, corrupt or truncated)")
+            let reason = MP4Inspection.truncationReason(path: path)
+                ?? "not a video this build can decode (unknown format, corrupt or truncated)"
+            throw ScanError.sourceUnavailable(source: path, reason: reason)
         }
         try self.init(capture: capture, name: path)
     }

@@ -10,7 +10,8 @@ public struct Point: Hashable, Sendable, Codable {
         self.y = y
     }
 
-    func distance(to other: Point) -> Double {
+    /// Euclidean distance in pixels.
+    public func distance(to other: Point) -> Double {
         ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
     }
 }

@@ -13,11 +13,11 @@ public enum TextContentType: String, Sendable, Hashable, CaseIterable {
 
 /// How much work the scanner spends per frame, as VisionKit's `QualityLevel`.
 public enum QualityLevel: String, Sendable, CaseIterable {
-    /// zxing-cpp without tryHarder; text crops read at their size.
+    /// zxing-cpp without tryHarder; text lines read at 32 pixels tall.
     case fast
-    /// zxing-cpp tryHarder; text crops enlarged 1.5x. The default.
+    /// zxing-cpp tryHarder; text lines read at 40 pixels tall. The default.
     case balanced
-    /// Also tryRotate and OpenCV's QR locator; text crops enlarged 2x.
+    /// Also tryRotate and OpenCV's QR locator; text lines read at 48 pixels tall.
     case accurate
 
     /// The zxing-cpp knobs of this level, for the given symbologies.
@@ -32,12 +32,12 @@ public enum QualityLevel: String, Sendable, CaseIterable {
     /// Whether OpenCV's QR locator runs after zxing-cpp (it costs 60-110 ms a 720p frame).
     public var usesQRLocator: Bool { self == .accurate }
 
-    /// The scale text crops are enlarged by before Tesseract reads them.
-    public var textCropScale: Double {
+    /// The height, in pixels, text line crops are scaled to before Tesseract reads them.
+    public var textCropHeight: Double {
         switch self {
-        case .fast: return 1
-        case .balanced: return 1.5
-        case .accurate: return 2
+        case .fast: return 32
+        case .balanced: return 40
+        case .accurate: return 48
         }
     }
 }

@@ -52,6 +52,14 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         }
     }
 
+    /// The media time of the last sighting.
+    public var time: Double {
+        switch self {
+        case let .text(text): return text.time
+        case let .barcode(barcode): return barcode.time
+        }
+    }
+
     /// The payload string of a barcode or the transcript of text.
     public var value: String {
         switch self {

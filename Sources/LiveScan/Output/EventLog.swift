@@ -8,9 +8,10 @@ import Foundation
 /// - first line: `{"event":"start","v":1,"source":S,"width":W,"height":H,"fps":F,"config":{...}}`
 /// - changes: `{"event":"add"|"update"|"remove","frame":N,"time":T,"id":UUID,"kind":"barcode"|"text",
 ///   "symbology":S,"payload":P[,"payload_b64":B]` (barcodes) or `"transcript":S` (text)
-///   `,"confidence":C,"bounds":[[x,y] x4]}`; `frame` is the 0-based decoded frame that decided the change,
-///   `time` its media time in seconds, bounds in source pixels topLeft, topRight, bottomRight,
-///   bottomLeft. A remove repeats the item's last state. `payload_b64` is present when the payload
+///   `,"confidence":C,"bounds":[[x,y] x4],"seen_frame":N,"seen_time":T}`; `frame` is the 0-based decoded
+///   frame that decided the change, `time` its media time in seconds, bounds in source pixels topLeft,
+///   topRight, bottomRight, bottomLeft; `seen_frame`/`seen_time` the last frame that saw the item (on a
+///   remove, earlier than `frame` by the grace period). A remove repeats the item's last state. `payload_b64` is present when the payload
 ///   bytes are not valid UTF-8 (then `payload` is zxing-cpp's best reading of them).
 /// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error"[,"error":E]}`
 public enum EventLog {
@@ -83,6 +84,8 @@ public enum EventLog {
             JSONLine.array([JSONLine.number(($0.x * 10).rounded() / 10), JSONLine.number(($0.y * 10).rounded() / 10)])
         }
         line.add("bounds", raw: JSONLine.array(corners))
+        line.add("seen_frame", item.frameIndex)
+        line.add("seen_time", item.time)
         return line.text
     }
 }

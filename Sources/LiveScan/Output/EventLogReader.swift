@@ -21,6 +21,9 @@ public struct EventLogRecord: Sendable, Equatable {
     public var transcript: String?
     public var confidence: Double?
     public var bounds: [Point]?
+    /// The last frame that saw the item, and its media time.
+    public var seenFrame: Int?
+    public var seenTime: Double?
     /// End line.
     public var reason: String?
     public var error: String?
@@ -80,6 +83,8 @@ public struct EventLogReader {
         record.payloadBase64 = string("payload_b64")
         record.transcript = string("transcript")
         record.confidence = double("confidence")
+        record.seenFrame = int("seen_frame")
+        record.seenTime = double("seen_time")
         record.reason = string("reason")
         record.error = string("error")
         if let corners = object["bounds"] as? [[NSNumber]], corners.count == 4, corners.allSatisfy({ $0.count == 2 }) {

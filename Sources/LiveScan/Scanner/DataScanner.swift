@@ -152,7 +152,7 @@ public final class DataScanner: @unchecked Sendable {
         }
         if wantsText {
             textRecognizer = try TesseractTextRecognizer(options: TextRecognizerOptions(
-                languages: languages.isEmpty ? ["eng"] : languages, cropScale: qualityLevel.textCropScale))
+                languages: languages.isEmpty ? ["eng"] : languages, cropHeight: qualityLevel.textCropHeight))
         }
     }
 

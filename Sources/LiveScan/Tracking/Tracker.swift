@@ -83,6 +83,9 @@ public struct Tracker: Sendable {
             survivors.append(track)
         }
         tracks = survivors
+        changes.added = changes.added.sortedInReadingOrder()
+        changes.updated = changes.updated.sortedInReadingOrder()
+        changes.removed = changes.removed.sortedInReadingOrder()
         return changes
     }
 

@@ -1,0 +1,241 @@
+/// Barcode symbology names as the ground truth spells them. zxing-cpp 1.4 can draw all but `microqr`, `maxicode`,
+/// `databar` and `databarExpanded`: rendering those fails with `SceneError.unsupported`.
+public enum SceneSymbology: String, CaseIterable, Sendable, Codable {
+    case qr, microqr, datamatrix, aztec, pdf417, maxicode
+    case ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, databar
+    case databarExpanded = "databar-expanded"
+
+    /// Whether the symbology is a 1-D (linear) code, whose bar height the scene chooses.
+    public var isLinear: Bool {
+        switch self {
+        case .qr, .microqr, .datamatrix, .aztec, .pdf417, .maxicode: false
+        default: true
+        }
+    }
+}
+
+/// A colour with 8-bit channels.
+public struct SceneColor: Hashable, Sendable {
+    /// Red, 0...255.
+    public var red: UInt8
+    /// Green, 0...255.
+    public var green: UInt8
+    /// Blue, 0...255.
+    public var blue: UInt8
+
+    /// The colour (`red`, `green`, `blue`).
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// A grey of `level` (0 black ... 255 white).
+    public init(gray level: UInt8) {
+        self.init(red: level, green: level, blue: level)
+    }
+
+    /// Black, 0/0/0.
+    public static let black = SceneColor(gray: 0)
+    /// White, 255/255/255.
+    public static let white = SceneColor(gray: 255)
+}
+
+/// The typefaces a text line can use: DejaVu, from Debian's fonts-dejavu-core.
+public enum SceneFont: String, CaseIterable, Sendable {
+    case sans = "DejaVuSans.ttf"
+    case sansBold = "DejaVuSans-Bold.ttf"
+    case serif = "DejaVuSerif.ttf"
+    case mono = "DejaVuSansMono.ttf"
+
+    /// Where Debian 12's fonts-dejavu-core installs the faces.
+    public static let directory = "/usr/share/fonts/truetype/dejavu"
+
+    /// The font file.
+    public var path: String { "\(SceneFont.directory)/\(rawValue)" }
+}
+
+/// What an item shows.
+public enum SceneContent: Hashable, Sendable {
+    /// A barcode drawn black on white with a quiet zone. `moduleSize` is the width of one module (the narrowest bar
+    /// of a 1-D code) in pixels; `barHeight` is the bar height of a 1-D code in pixels and is ignored for 2-D codes.
+    case barcode(symbology: SceneSymbology, payload: String, moduleSize: Double, barHeight: Double = 0)
+    /// One horizontal line of text; `pixelHeight` is the FreeType font height (em size) in pixels.
+    case text(transcript: String, pixelHeight: Int, font: SceneFont = .sans)
+
+    /// "barcode" or "text", as the ground truth spells it.
+    public var kind: String {
+        switch self {
+        case .barcode: "barcode"
+        case .text: "text"
+        }
+    }
+}
+
+/// Where an item is: its centre at frame 0 plus a constant drift per frame. An item may start outside the image and
+/// drift in, or drift out; it is in a frame's ground truth whenever some of it is inside the image.
+public struct SceneTrajectory: Hashable, Sendable {
+    /// The centre at frame 0, in pixels.
+    public var start: ScenePoint
+    /// The motion per frame, in pixels.
+    public var velocity: SceneVector
+
+    /// A trajectory through `start` at frame 0; default: standing still.
+    public init(start: ScenePoint, velocity: SceneVector = .zero) {
+        self.start = start
+        self.velocity = velocity
+    }
+
+    /// A trajectory that is at `point` in frame `frame`.
+    public init(at point: ScenePoint, frame: Int, velocity: SceneVector) {
+        self.init(
+            start: ScenePoint(x: point.x - velocity.dx * Double(frame), y: point.y - velocity.dy * Double(frame)),
+            velocity: velocity)
+    }
+
+    /// The centre in frame `frame`.
+    public func center(frame: Int) -> ScenePoint {
+        ScenePoint(x: start.x + velocity.dx * Double(frame), y: start.y + velocity.dy * Double(frame))
+    }
+}
+
+/// One barcode or text line with a stable ground-truth identity.
+public struct SceneItem: Hashable, Sendable {
+    /// The ground-truth identity, e.g. "qr-1"; unique within a scene.
+    public var id: String
+    /// The barcode or text line, with its size.
+    public var content: SceneContent
+    /// Where its centre is in each frame.
+    public var trajectory: SceneTrajectory
+    /// Rotation of a barcode in degrees, clockwise as seen in the image; text lines are always horizontal.
+    public var rotation: Double
+    /// Bars and modules of a barcode, glyphs of a text line. Default near-black.
+    public var ink: SceneColor
+
+    /// An item; default: upright, near-black ink.
+    public init(
+        id: String, content: SceneContent, trajectory: SceneTrajectory, rotation: Double = 0,
+        ink: SceneColor = SceneColor(gray: 20)
+    ) {
+        self.id = id
+        self.content = content
+        self.trajectory = trajectory
+        self.rotation = rotation
+        self.ink = ink
+    }
+
+    /// A barcode item.
+    public static func barcode(
+        _ id: String, _ symbology: SceneSymbology, _ payload: String, moduleSize: Double, barHeight: Double = 0,
+        at center: ScenePoint, velocity: SceneVector = .zero, rotation: Double = 0
+    ) -> SceneItem {
+        SceneItem(
+            id: id,
+            content: .barcode(symbology: symbology, payload: payload, moduleSize: moduleSize, barHeight: barHeight),
+            trajectory: SceneTrajectory(start: center, velocity: velocity), rotation: rotation, ink: .black)
+    }
+
+    /// A text item.
+    public static func text(
+        _ id: String, _ transcript: String, pixelHeight: Int, font: SceneFont = .sans, at center: ScenePoint,
+        velocity: SceneVector = .zero, ink: SceneColor = SceneColor(gray: 25)
+    ) -> SceneItem {
+        SceneItem(
+            id: id, content: .text(transcript: transcript, pixelHeight: pixelHeight, font: font),
+            trajectory: SceneTrajectory(start: center, velocity: velocity), ink: ink)
+    }
+}
+
+/// A solid rectangle drawn over everything during `frames`: a hand or another object hiding what is behind it.
+public struct SceneOccluder: Hashable, Sendable {
+    /// Where it is, in pixels; it does not move.
+    public var rect: SceneRect
+    /// The frames in which the occluder is present.
+    public var frames: Range<Int>
+    /// Its solid colour; default a skin-like brown.
+    public var color: SceneColor
+
+    /// An occluder over `rect` during `frames`.
+    public init(rect: SceneRect, frames: Range<Int>, color: SceneColor = SceneColor(red: 150, green: 120, blue: 105)) {
+        self.rect = rect
+        self.frames = frames
+        self.color = color
+    }
+}
+
+/// The surface the items lie on: a paper-like texture with optional stray lines. It does not move.
+public struct SceneBackground: Hashable, Sendable {
+    /// The mean colour.
+    public var color: SceneColor
+    /// Peak deviation of the texture from `color`, 0...128; 0 is a flat colour.
+    public var contrast: Int
+    /// Soft blotches in the texture.
+    public var blotchCount: Int
+    /// Thin random lines across the image, drawn under the items.
+    public var strayLineCount: Int
+    /// The mean colour of the stray lines.
+    public var strayLineColor: SceneColor
+
+    /// A background; default: flat `color`, no stray lines.
+    public init(
+        color: SceneColor, contrast: Int = 0, blotchCount: Int = 0, strayLineCount: Int = 0,
+        strayLineColor: SceneColor = SceneColor(gray: 110)
+    ) {
+        self.color = color
+        self.contrast = contrast
+        self.blotchCount = blotchCount
+        self.strayLineCount = strayLineCount
+        self.strayLineColor = strayLineColor
+    }
+
+    /// Flat white.
+    public static let white = SceneBackground(color: .white)
+    /// Light paper with a faint texture.
+    public static let paper = SceneBackground(color: SceneColor(red: 236, green: 232, blue: 224), contrast: 14,
+                                              blotchCount: 60)
+}
+
+/// A complete synthetic scene: the same scene and seed always render the same pixels and ground truth.
+public struct Scene: Hashable, Sendable {
+    /// A short name, e.g. the preset's.
+    public var name: String
+    /// Frame width in pixels.
+    public var width: Int
+    /// Frame height in pixels.
+    public var height: Int
+    /// Frames per second of a written video and of the ground truth.
+    public var fps: Double
+    /// The number of frames; 1 for a still.
+    public var frameCount: Int
+    /// The static surface behind the items.
+    public var background: SceneBackground
+    /// Drawn in order; later items would cover earlier ones, but presets never let items overlap.
+    public var items: [SceneItem]
+    /// Rectangles drawn over the items in some frames.
+    public var occluders: [SceneOccluder]
+    /// Standard deviation of the Gaussian sensor noise added to every frame, in 8-bit levels; 0 for none.
+    public var noiseSigma: Double
+    /// Standard deviation of the Gaussian blur (defocus) applied to every frame before the noise; 0 for none.
+    public var blurSigma: Double
+    /// Seeds the background texture, the stray lines and the per-frame noise.
+    public var seed: UInt64
+
+    /// A scene; default: one frame at 30 fps on white, no noise, no blur, seed 1.
+    public init(
+        name: String, width: Int, height: Int, fps: Double = 30, frameCount: Int = 1,
+        background: SceneBackground = .white, items: [SceneItem] = [], occluders: [SceneOccluder] = [],
+        noiseSigma: Double = 0, blurSigma: Double = 0, seed: UInt64 = 1
+    ) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.frameCount = frameCount
+        self.background = background
+        self.items = items
+        self.occluders = occluders
+        self.noiseSigma = noiseSigma
+        self.blurSigma = blurSigma
+        self.seed = seed
+    }
+}

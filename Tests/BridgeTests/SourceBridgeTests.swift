@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import LiveScan
+import LiveScanScenes
+
+@Suite struct SourceBridgeTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-source-\(UUID())")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    @Test func videoFramesComeBackInOrderWithMediaTime() throws {
+        let scene = Scene(name: "short", width: 320, height: 240, fps: 25, frameCount: 10,
+                          items: [.barcode("qr-1", .qr, "frame source", moduleSize: 4,
+                                           at: ScenePoint(x: 160, y: 120))])
+        let path = folder.appendingPathComponent("short.mp4").path
+        try SceneRenderer(scene: scene).writeVideo(to: path)
+        let source = try VideoSource(path: path)
+        #expect(source.info.width == 320)
+        #expect(source.info.height == 240)
+        #expect(source.info.framesPerSecond == 25)
+        #expect(source.info.frameCount == 10)
+        var frames: [Frame] = []
+        while let next = try source.nextFrame() {
+            frames.append(next)
+        }
+        #expect(frames.map(\.index) == Array(0..<10))
+        #expect(abs(frames[4].time - 4.0 / 25) < 0.001)
+        let decoded = try ZXingBarcodeDetector().detect(in: frames[9])
+        #expect(decoded.map(\.payloadStringValue) == ["frame source"])
+    }
+
+    @Test func imageFolderReadsImagesInNameOrderAndSkipsOthers() throws {
+        for (name, payload) in [("b.png", "second"), ("a.png", "first")] {
+            try SceneRenderer.still(symbology: .qr, payload: payload).frame.write(
+                to: folder.appendingPathComponent(name).path)
+        }
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let source = try ImageSource(path: folder.path)
+        #expect(source.paths.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.png", "b.png"])
+        let first = try #require(try source.nextFrame())
+        #expect(try ZXingBarcodeDetector().detect(in: first).map(\.payloadStringValue) == ["first"])
+    }
+
+    @Test func unreadableInputsFailWithAReason() throws {
+        let missing = folder.appendingPathComponent("missing.mp4").path
+        #expect(throws: ScanError.sourceUnavailable(source: missing, reason: "no such file")) {
+            _ = try VideoSource(path: missing)
+        }
+        let empty = folder.appendingPathComponent("empty.mp4").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        #expect(throws: ScanError.sourceUnavailable(source: empty, reason: "the file is empty (0 bytes)")) {
+            _ = try VideoSource(path: empty)
+        }
+        let text = folder.appendingPathComponent("text.mp4").path
+        try Data(String(repeating: "this is not a video\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
+        #expect(throws: ScanError.self) { _ = try VideoSource(path: text) }
+        #expect(throws: ScanError.self) { _ = try FrameImage(contentsOf: text) }
+        #expect(throws: ScanError.self) { _ = try ImageSource(path: folder.path + "/nothing-here") }
+    }
+}
+
+extension RenderedFrame {
+    /// Saves the picture through LiveScan's own image writer.
+    func write(to path: String) throws {
+        try FrameImage(pixels: pixels, width: width, height: height, channels: 3).write(to: path)
+    }
+}

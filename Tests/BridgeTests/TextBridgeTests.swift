@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import LiveScan
+import LiveScanScenes
+
+@Suite struct TextBridgeTests {
+    @Test(arguments: ["Order 4711 ships today", "Aisle 7 Shelf B", "Keep dry and cool"])
+    func renderedLineReadsBackExactly(line: String) throws {
+        let recognizer = try #require(sharedTextRecognizer)
+        let still = try SceneRenderer.still(text: line, pixelHeight: 32)
+        let read = try recognizer.recognize(in: frame(still.frame), excluding: [])
+        #expect(read.map(\.transcript) == [line])
+        let observation = try #require(read.first)
+        #expect(observation.confidence > 0.7)
+        // The reported box sits on the rendered ink.
+        #expect(observation.bounds.intersectionOverUnion(bounds(still.bounds)) > 0.5)
+    }
+
+    /// Six lines among codes on a textured page: located, cropped and read (bar: 5 of 6 exact, CER <= 5%).
+    @Test func still720TextLinesAreFoundAndRead() throws {
+        let recognizer = try #require(sharedTextRecognizer)
+        let renderer = try SceneRenderer(scene: ScenePreset.still720.scene)
+        let truth = renderer.groundTruth()
+        let lines = truth.items.filter { $0.kind == "text" }.compactMap(\.transcript)
+        #expect(lines.count == 6)
+        let picture = try frame(renderer.render(frame: 0))
+        let codes = try ZXingBarcodeDetector().detect(in: picture)
+        let read = try recognizer.recognize(in: picture, excluding: codes.map(\.bounds)).compactMap(\.transcript)
+        let exact = lines.filter { read.contains($0) }
+        #expect(exact.count >= 5, "read \(read), expected \(lines)")
+        let errors = lines.map { line in read.map { characterErrorRate($0, truth: line) }.min() ?? 1 }
+        let meanError = errors.reduce(0, +) / Double(errors.count)
+        #expect(meanError <= 0.05, "mean CER \(meanError)")
+        // Nothing is read inside the codes.
+        #expect(read.count <= lines.count + 1, "read \(read)")
+    }
+
+    @Test func missingLanguageNamesItsFile() {
+        #expect {
+            _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["xyz"]))
+        } throws: { error in
+            guard case let ScanError.modelMissing(message) = error else { return false }
+            return message.contains("xyz.traineddata") && message.contains("tesseract-ocr-xyz")
+        }
+    }
+
+    @Test func blankFrameHasNoText() throws {
+        let recognizer = try #require(sharedTextRecognizer)
+        let white = try FrameImage(pixels: [UInt8](repeating: 255, count: 320 * 240), width: 320, height: 240,
+                                   channels: 1)
+        #expect(try recognizer.recognize(in: Frame(image: white, index: 0, time: 0), excluding: []).isEmpty)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import LiveScan
+import LiveScanScenes
+
+/// Every bad input gets one `Error: ...` line on stderr and its exit code: never a crash, a hang or a trace.
+@Suite(.serialized) struct BadInputTests {
+    let folder: URL
+
+    init() throws {
+        folder = try makeScratchFolder()
+    }
+
+    func expectOneErrorLine(_ result: CommandResult, status: Int32, mentioning words: [String],
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == status, "stderr: \(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.errorLines.count == 1, "stderr: \(result.standardError)", sourceLocation: sourceLocation)
+        let line = result.errorLines.first ?? ""
+        #expect(line.hasPrefix("Error: "), sourceLocation: sourceLocation)
+        for word in words {
+            #expect(line.contains(word), "\(line) lacks \(word)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func missingFile() throws {
+        let path = folder.appendingPathComponent("nope.mp4").path
+        expectOneErrorLine(try Livescan.run(["scan", path]), status: 1, mentioning: [path, "no such file"])
+    }
+
+    @Test func folderWithoutImages() throws {
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("readme.txt"))
+        expectOneErrorLine(try Livescan.run(["scan", folder.path]), status: 1, mentioning: ["no images"])
+    }
+
+    @Test func textFileNamedMP4() throws {
+        let path = folder.appendingPathComponent("fake.mp4")
+        try Data(String(repeating: "definitely not a video\n", count: 200).utf8).write(to: path)
+        expectOneErrorLine(try Livescan.run(["scan", path.path]), status: 1, mentioning: ["fake.mp4", "not a video"])
+    }
+
+    @Test func zeroByteFile() throws {
+        let path = folder.appendingPathComponent("empty.mp4")
+        try Data().write(to: path)
+        expectOneErrorLine(try Livescan.run(["scan", path.path]), status: 1, mentioning: ["empty"])
+    }
+
+    /// The first half of a real video whose index sits at the front: what decodes is scanned, then the
+    /// damage is reported.
+    @Test func truncatedVideoScansWhatDecodesThenReportsTheDamage() throws {
+        let whole = folder.appendingPathComponent("whole.mp4")
+        try SceneRenderer(scene: shortScene(frames: 60)).writeVideo(to: whole.path)
+        let data = try MP4FastStart.rewrite(try Data(contentsOf: whole))
+        // The rewritten file is whole and scans cleanly: the damage below is the cut alone.
+        let fastStart = folder.appendingPathComponent("faststart.mp4")
+        try data.write(to: fastStart)
+        #expect(try Livescan.run(["scan", "--types", "qr", fastStart.path]).status == 0)
+        let half = folder.appendingPathComponent("half.mp4")
+        try data.prefix(data.count / 2).write(to: half)
+        let events = folder.appendingPathComponent("half.jsonl")
+        let result = try Livescan.run(["scan", "--types", "qr", half.path, "--events", events.path])
+        expectOneErrorLine(result, status: 1, mentioning: ["half.mp4", "truncated"])
+        #expect(result.outputLines.contains("qr:SHELF-B-0042"))
+        let log = try eventLog(at: events)
+        #expect(log.last?["event"] as? String == "end")
+        #expect(log.last?["reason"] as? String == "error")
+    }
+
+    /// The same cut through a video whose index is at the end (OpenCV's default): nothing can decode.
+    @Test func truncatedVideoWithoutItsIndexIsUnreadable() throws {
+        let whole = folder.appendingPathComponent("whole.mp4")
+        try SceneRenderer(scene: shortScene(frames: 30)).writeVideo(to: whole.path)
+        let data = try Data(contentsOf: whole)
+        let half = folder.appendingPathComponent("cut.mp4")
+        try data.prefix(data.count / 2).write(to: half)
+        expectOneErrorLine(try Livescan.run(["scan", half.path]), status: 1, mentioning: ["cut.mp4", "truncated"])
+    }
+
+    @Test func unknownType() throws {
+        let result = try Livescan.run(["scan", "--types", "qr,barcodez", "x.png"])
+        #expect(result.status == 2)
+        #expect(result.errorLines.first == "Error: unknown type 'barcodez' in --types (known: qr, microqr, datamatrix, "
+                + "aztec, pdf417, maxicode, ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, databar, "
+                + "databar-expanded, text)")
+        #expect(result.errorLines.dropFirst().first?.hasPrefix("Usage: livescan scan") == true)
+        #expect(result.errorLines.last == "See 'livescan --help'.")
+    }
+
+    @Test func languageNotInstalled() throws {
+        let image = folder.appendingPathComponent("text.png")
+        try SceneRenderer(scene: SceneRenderer.still(text: "hello").scene).writeImage(to: image.path)
+        expectOneErrorLine(try Livescan.run(["scan", "--languages", "klingon", image.path]), status: 2,
+                           mentioning: ["klingon.traineddata", "tesseract-ocr-klingon"])
+    }
+
+    @Test func oneByOneImageIsValidAndEmpty() throws {
+        let image = folder.appendingPathComponent("dot.png")
+        try FrameImage(pixels: [255], width: 1, height: 1, channels: 1).write(to: image.path)
+        let result = try Livescan.run(["scan", image.path])
+        #expect(result.status == 4)
+        #expect(result.standardError.isEmpty)
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func unknownOptionAndMissingSource() throws {
+        #expect(try Livescan.run(["scan", "--frobnicate", "a.png"]).status == 2)
+        #expect(try Livescan.run(["scan"]).status == 2)
+        #expect(try Livescan.run(["transmogrify"]).status == 2)
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try Livescan.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("Usage: livescan scan"))
+        let version = try Livescan.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput.hasPrefix("livescan "))
+    }
+}

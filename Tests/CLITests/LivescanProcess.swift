@@ -1,0 +1,74 @@
+import Foundation
+
+/// What a run of the built `livescan` binary did.
+struct CommandResult {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+
+    var outputLines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+    var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
+}
+
+enum Livescan {
+    /// The `livescan` binary SwiftPM built next to this test bundle.
+    static let executable: URL? = {
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                          Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        return candidates.map { $0.appendingPathComponent("livescan") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Runs `livescan arguments...`; `whileRunning` gets the process once started (to signal it).
+    /// Fails the run after `timeout` seconds: a hang is a bug.
+    static func run(_ arguments: [String], timeout: TimeInterval = 120,
+                    whileRunning: ((Process) -> Void)? = nil) throws -> CommandResult {
+        guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Drain both pipes while the process runs so that a full pipe cannot stall it.
+        let outputData = Collected(), errorData = Collected()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outputData.data = output.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errorData.data = error.fileHandleForReading.readDataToEndOfFile() }
+        whileRunning?(process)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            usleep(20_000)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "livescan hung: \(arguments)"])
+        }
+        process.waitUntilExit()
+        group.wait()
+        return CommandResult(status: process.terminationStatus,
+                             standardOutput: String(decoding: outputData.data, as: UTF8.self),
+                             standardError: String(decoding: errorData.data, as: UTF8.self))
+    }
+}
+
+/// Bytes read on another thread; read back only after that thread is done (DispatchGroup.wait).
+private final class Collected: @unchecked Sendable {
+    var data = Data()
+}
+
+/// A fresh folder for one test's files.
+func makeScratchFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-cli-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// The JSON objects of an event log, in order.
+func eventLog(at url: URL) throws -> [[String: Any]] {
+    try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+    }
+}

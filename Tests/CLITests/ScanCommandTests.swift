@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import LiveScanScenes
+
+/// A short moving scene: two QR codes, a Code 128 and a text line, 2 s at 30 fps.
+func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
+    var items: [SceneItem] = [
+        .barcode("qr-1", .qr, "https://livescan.example/a", moduleSize: 5, at: ScenePoint(x: 200, y: 200),
+                 velocity: SceneVector(dx: 2, dy: 0)),
+        .barcode("qr-2", .qr, "SHELF-B-0042", moduleSize: 5, at: ScenePoint(x: 520, y: 200),
+                 velocity: SceneVector(dx: 1, dy: 1)),
+        .barcode("code128-1", .code128, "PARCEL-77", moduleSize: 3, barHeight: 70, at: ScenePoint(x: 980, y: 220)),
+        .text("text-1", "Order 4711 ships today", pixelHeight: 40, at: ScenePoint(x: 640, y: 560),
+              velocity: SceneVector(dx: -1, dy: 0)),
+    ]
+    if let extraPayload {
+        items.append(.barcode("qr-3", .qr, extraPayload, moduleSize: 5, at: ScenePoint(x: 1050, y: 520)))
+    }
+    return Scene(name: "cli", width: 1280, height: 720, fps: 30, frameCount: frames, background: .paper,
+                 items: items, noiseSigma: 2, seed: 7)
+}
+
+@Suite(.serialized) struct ScanCommandTests {
+    let folder: URL
+
+    init() throws {
+        folder = try makeScratchFolder()
+    }
+
+    @Test func generatedVideoIsScannedEndToEnd() throws {
+        let video = folder.appendingPathComponent("short.mp4")
+        try SceneRenderer(scene: shortScene()).writeVideo(to: video.path)
+        let events = folder.appendingPathComponent("events.jsonl")
+        let result = try Livescan.run(["scan", video.path, "--events", events.path])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.isEmpty)
+        #expect(Set(result.outputLines) == ["qr:https://livescan.example/a", "qr:SHELF-B-0042", "code128:PARCEL-77",
+                                            "text:Order 4711 ships today"])
+
+        let log = try eventLog(at: events)
+        let first = try #require(log.first), last = try #require(log.last)
+        #expect(first["event"] as? String == "start")
+        #expect(first["v"] as? Int == 1)
+        #expect(first["width"] as? Int == 1280)
+        #expect(first["fps"] as? Int == 30)
+        #expect(last["event"] as? String == "end")
+        #expect(last["reason"] as? String == "eof")
+        #expect(last["frame"] as? Int == 59)
+        // Every item is added once and removed once, under one id, and keeps its value.
+        let changes = log.dropFirst().dropLast()
+        let adds = changes.filter { $0["event"] as? String == "add" }
+        let removes = changes.filter { $0["event"] as? String == "remove" }
+        #expect(adds.count == 4)
+        #expect(Set(adds.compactMap { $0["id"] as? String }) == Set(removes.compactMap { $0["id"] as? String }))
+        for change in changes {
+            let bounds = change["bounds"] as? [[Double]]
+            #expect(bounds?.count == 4)
+        }
+        // Barcodes are added in the first frame that shows them.
+        let barcodeAdds = adds.filter { $0["kind"] as? String == "barcode" }
+        #expect(barcodeAdds.allSatisfy { ($0["frame"] as? Int ?? 99) <= 1 })
+        // The moving QR code produced updates under its add's id.
+        let movingID = try #require(adds.first { $0["payload"] as? String == "https://livescan.example/a" }?["id"])
+        let updates = changes.filter { $0["event"] as? String == "update" && $0["id"] as? String == movingID as? String }
+        #expect(updates.count >= 10)
+    }
+
+    @Test func rawPrintsPayloadsOnlyAndTypesFilter() throws {
+        let image = folder.appendingPathComponent("two.png")
+        let renderer = try SceneRenderer(scene: shortScene(frames: 1))
+        try renderer.writeImage(to: image.path)
+        let result = try Livescan.run(["scan", "--types", "qr", "--raw", image.path])
+        #expect(result.status == 0)
+        #expect(result.outputLines == ["https://livescan.example/a", "SHELF-B-0042"])
+        let linear = try Livescan.run(["scan", "--types=code128,ean13", image.path])
+        #expect(linear.outputLines == ["code128:PARCEL-77"])
+    }
+
+    @Test func hostilePayloadIsEscapedOnTheTerminalAndExactInTheLog() throws {
+        let hostile = "\u{1B}]52;c;aGVsbG8=\u{07}\u{1B}[2Jpwned"
+        let image = folder.appendingPathComponent("hostile.png")
+        try SceneRenderer(scene: shortScene(frames: 1, extraPayload: hostile)).writeImage(to: image.path)
+        let events = folder.appendingPathComponent("hostile.jsonl")
+        let result = try Livescan.run(["scan", "--types", "qr", image.path, "--events", events.path])
+        #expect(result.status == 0)
+        #expect(!result.standardOutput.contains("\u{1B}"))
+        #expect(result.outputLines.contains("qr:\\e]52;c;aGVsbG8=\\x07\\e[2Jpwned"))
+        let payloads = try eventLog(at: events).compactMap { $0["payload"] as? String }
+        #expect(payloads.contains(hostile))
+    }
+
+    @Test func interruptedScanLeavesACompleteLog() throws {
+        let video = folder.appendingPathComponent("long.mp4")
+        try SceneRenderer(scene: shortScene(frames: 900)).writeVideo(to: video.path)
+        let events = folder.appendingPathComponent("interrupted.jsonl")
+        let result = try Livescan.run(["scan", video.path, "--types", "qr", "--events", events.path]) { process in
+            // Wait for the first add, then interrupt as Ctrl-C would.
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline,
+                  !((try? String(contentsOf: events, encoding: .utf8))?.contains("\"add\"") ?? false) {
+                usleep(20_000)
+            }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(result.status == 130)
+        let log = try eventLog(at: events)
+        #expect(log.last?["event"] as? String == "end")
+        #expect(log.last?["reason"] as? String == "interrupted")
+        let added = Set(log.filter { $0["event"] as? String == "add" }.compactMap { $0["id"] as? String })
+        let removed = Set(log.filter { $0["event"] as? String == "remove" }.compactMap { $0["id"] as? String })
+        #expect(!added.isEmpty)
+        #expect(added == removed)
+        #expect((log.last?["frame"] as? Int ?? 900) < 899)
+    }
+}
