@@ -31,7 +31,7 @@ let package = Package(
             dependencies: ["CZXing"],
             path: "SceneRender",
             cxxSettings: [.unsafeFlags([openCVHeaders])],
-            linkerSettings: (openCVModules + ["opencv_freetype"]).map { .linkedLibrary($0) }
+            linkerSettings: (openCVModules + ["opencv_freetype", "m"]).map { .linkedLibrary($0) }
         ),
         .target(name: "LiveScanScenes", dependencies: ["SceneRender"], path: "Sources/LiveScanScenes"),
         .executableTarget(name: "livescan-scenes", dependencies: ["LiveScanScenes"], path: "Sources/livescan-scenes"),

@@ -60,7 +60,7 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
     cv::threshold(gradient, binary, std::clamp(otsu, 20.0, 48.0), 255, cv::THRESH_BINARY);
     // A horizontal closing joins the letters of a word into one blob; an opening drops what is left of
     // thin slivers.
-    cv::morphologyEx(binary, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {9, 1}));
+    cv::morphologyEx(binary, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {9, 3}));
     cv::morphologyEx(joined, joined, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {3, 5}));
 
     std::vector<std::vector<cv::Point>> contours;

@@ -164,3 +164,43 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
         scanner.stopScanning()
     }
 }
+
+/// Returns the same lines of text every frame.
+struct ScriptedTextRecognizer: TextRecognizer {
+    let lines: [Observation]
+
+    func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
+        lines
+    }
+}
+
+@Suite struct TextContentTypeTests {
+    @Test func contentTypesRecogniseTheirKind() {
+        #expect(TextContentType.url.matches("see https://livescan.example/docs"))
+        #expect(TextContentType.url.matches("www.example.com"))
+        #expect(!TextContentType.url.matches("Aisle 7 Shelf B"))
+        #expect(TextContentType.emailAddress.matches("mail ops@example.org today"))
+        #expect(!TextContentType.emailAddress.matches("ops at example"))
+        #expect(TextContentType.telephoneNumber.matches("Call +49 30 1234567"))
+        #expect(TextContentType.dateTimeDuration.matches("Best before 12 Dec 2025"))
+        #expect(TextContentType.dateTimeDuration.matches("Departs 14:35"))
+        #expect(!TextContentType.dateTimeDuration.matches("Keep dry and cool"))
+        #expect(TextContentType.currency.matches("Total $12.99"))
+        #expect(TextContentType.currency.matches("9,50 EUR"))
+        #expect(TextContentType.shipmentTrackingNumber.matches("1Z999AA10123456784"))
+        #expect(TextContentType.shipmentTrackingNumber.matches("RA123456789DE"))
+        #expect(!TextContentType.shipmentTrackingNumber.matches("Order 4711"))
+    }
+
+    @Test func scannerKeepsOnlyLinesOfTheWantedType() throws {
+        let lines = [line("Best before 12 Dec 2025", x: 0, y: 0), line("Keep dry and cool", x: 0, y: 100)]
+        let scanner = DataScanner(recognizedDataTypes: [.text(textContentType: .dateTimeDuration)],
+                                  barcodeDetector: nil, textRecognizer: ScriptedTextRecognizer(lines: lines))
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: 3))
+        scanner.waitUntilFinished()
+        #expect(delegate.calls == ["start", "add Best before 12 Dec 2025", "remove Best before 12 Dec 2025",
+                                   "finish eof"])
+    }
+}

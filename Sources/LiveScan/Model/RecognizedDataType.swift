@@ -6,11 +6,6 @@ public enum RecognizedDataType: Sendable, Hashable {
     case barcode(symbologies: [Symbology] = [])
 }
 
-/// Kinds of text content, as VisionKit's `DataScannerViewController.TextContentType`.
-public enum TextContentType: String, Sendable, Hashable, CaseIterable {
-    case url, emailAddress, telephoneNumber, dateTimeDuration, currency, shipmentTrackingNumber
-}
-
 /// How much work the scanner spends per frame, as VisionKit's `QualityLevel`.
 public enum QualityLevel: String, Sendable, CaseIterable {
     /// zxing-cpp without tryHarder; text lines read at 32 pixels tall.

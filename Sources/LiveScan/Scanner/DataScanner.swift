@@ -30,6 +30,8 @@ public final class DataScanner: @unchecked Sendable {
 
     private let lock = NSLock()
     private var storedRegionOfInterest: Bounds?
+    /// nil = every line of text; otherwise only lines holding one of these kinds of content.
+    private let textContentTypes: Set<TextContentType>?
     private var barcodeDetector: (any BarcodeDetector)?
     private var textRecognizer: (any TextRecognizer)?
     private var enginesInjected = false
@@ -50,6 +52,15 @@ public final class DataScanner: @unchecked Sendable {
         self.recognizesMultipleItems = recognizesMultipleItems
         self.isHighFrameRateTrackingEnabled = isHighFrameRateTrackingEnabled
         self.isHighlightingEnabled = isHighlightingEnabled
+        var contentTypes: Set<TextContentType>? = []
+        for case let .text(_, contentType) in recognizedDataTypes {
+            if let contentType {
+                contentTypes?.insert(contentType)
+            } else {
+                contentTypes = nil  // some text type wants every line
+            }
+        }
+        textContentTypes = contentTypes?.isEmpty == true ? nil : contentTypes
         (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
     }
 
@@ -199,7 +210,11 @@ public final class DataScanner: @unchecked Sendable {
     private func recognize(_ frame: Frame) throws -> [Observation] {
         var observations = try barcodeDetector?.detect(in: frame) ?? []
         if let textRecognizer {
-            observations += try textRecognizer.recognize(in: frame, excluding: observations.map(\.bounds))
+            var lines = try textRecognizer.recognize(in: frame, excluding: observations.map(\.bounds))
+            if let wanted = textContentTypes {
+                lines = lines.filter { line in wanted.contains { $0.matches(line.transcript ?? "") } }
+            }
+            observations += lines
         }
         if let region = regionOfInterest {
             let box = region.boundingBox
