@@ -36,6 +36,12 @@ let package = Package(
         .target(name: "LiveScanScenes", dependencies: ["SceneRender"], path: "Sources/LiveScanScenes"),
         .executableTarget(name: "livescan-scenes", dependencies: ["LiveScanScenes"], path: "Sources/livescan-scenes"),
 
+        .executableTarget(
+            name: "livescan-bench-engines",
+            dependencies: ["LiveScan", "LiveScanScenes"],
+            path: "Benchmarks/engines"
+        ),
+
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan"], path: "Tests/LiveScanTests"),
         .testTarget(name: "BridgeTests", dependencies: ["LiveScan", "LiveScanScenes"], path: "Tests/BridgeTests"),
         .testTarget(

@@ -19,7 +19,10 @@ std::vector<cv::Rect> mergeIntoLines(std::vector<cv::Rect> boxes) {
                 const int overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
                 const int lower = std::min(a.height, b.height), higher = std::max(a.height, b.height);
                 const int gap = std::max(a.x, b.x) - std::min(a.x + a.width, b.x + b.width);
-                if (overlap > 0.6 * lower && higher < 1.6 * lower && gap < 1.2 * higher) {
+                const bool sameLine = overlap > 0.6 * lower && higher < 1.6 * lower && gap < 1.2 * higher;
+                // A mark inside a line (a dot, a hyphen, the foot of a glyph) belongs to it whatever its size.
+                const bool inside = (a & b).area() >= 0.5 * std::min(a.area(), b.area());
+                if (sameLine || inside) {
                     boxes[first] = a | b;
                     boxes.erase(boxes.begin() + long(second));
                     merged = true;

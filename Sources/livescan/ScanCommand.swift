@@ -60,6 +60,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         }
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
                                   recognizesMultipleItems: !options.singleItem)
+        scanner.trackerConfiguration = options.tracker
         if isImages {
             // Each image stands alone: one reading is enough, and nothing carries over to the next image.
             scanner.trackerConfiguration.textConfirmations = 1
@@ -86,11 +87,13 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let outputError {
             return .stopped(Diagnostics.fail(outputError, code: .inputError))
         }
+        let skipped = (source as? ImageSource)?.unreadableImages ?? []
+        skipped.forEach(Diagnostics.report)
         if let error = outcome?.error {
             Diagnostics.report(error)
             return .failed
         }
-        return .ok
+        return skipped.isEmpty ? .ok : .failed
     }
 
     private func openSource(_ path: String) throws -> (FrameSource, Bool) {

@@ -2,7 +2,7 @@ import LiveScan
 
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
-    static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events"]
+    static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker"]
     static let switchOptions: Set<String> = ["--raw", "--single"]
 
     var sources: [String]
@@ -14,6 +14,8 @@ struct ScanOptions {
     var raw: Bool
     var singleItem: Bool
     var eventsPath: String?
+    /// `--tracker name=value,...` over the defaults; validated when the option is read.
+    var tracker = TrackerConfiguration()
 
     /// Every name `--types` accepts.
     static var typeNames: [String] { Symbology.allCases.map(\.rawValue) + ["text"] }
@@ -59,6 +61,18 @@ struct ScanOptions {
         raw = parsed.has("--raw")
         singleItem = parsed.has("--single")
         eventsPath = parsed.value("--events")
+        for setting in parsed.list("--tracker") ?? [] {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Double(parts[1]) else {
+                throw UsageError(message: "--tracker takes name=number pairs, got '\(setting)'")
+            }
+            do {
+                try tracker.set(parts[0], to: value)
+                try tracker.validate()
+            } catch let error as ScanError {
+                throw UsageError(message: "--tracker: \(error.description)")
+            }
+        }
         if eventsPath != nil, sources.count != 1 {
             throw UsageError(message: "--events records one SOURCE; give one (a folder of images is one source)")
         }

@@ -20,6 +20,7 @@ Options of scan:
   --single           report one item at a time, the one nearest the centre
   --raw              print payloads and transcripts only
   --events PATH      write the JSON Lines event log to PATH (- for standard output)
+  --tracker SETTINGS tracker knobs, e.g. grace_period=1,text_confirmations=3 (see README)
   -h, --help         show this help
   --version          show the version
 

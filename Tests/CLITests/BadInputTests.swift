@@ -32,6 +32,17 @@ import LiveScanScenes
         expectOneErrorLine(try Livescan.run(["scan", folder.path]), status: 1, mentioning: ["no images"])
     }
 
+    @Test func corruptImageInAFolderIsReportedAndTheRestScanned() throws {
+        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: "good image").scene)
+            .writeImage(to: folder.appendingPathComponent("a.png").path)
+        try Data(repeating: 0x42, count: 500).write(to: folder.appendingPathComponent("b.png"))
+        let result = try Livescan.run(["scan", folder.path])
+        expectOneErrorLine(result, status: 1, mentioning: ["b.png", "not a readable image"])
+        #expect(result.outputLines == ["qr:good image"])
+        expectOneErrorLine(try Livescan.run(["scan", folder.appendingPathComponent("b.png").path]), status: 1,
+                           mentioning: ["b.png", "not a readable image"])
+    }
+
     @Test func textFileNamedMP4() throws {
         let path = folder.appendingPathComponent("fake.mp4")
         try Data(String(repeating: "definitely not a video\n", count: 200).utf8).write(to: path)
@@ -103,6 +114,9 @@ import LiveScanScenes
 
     @Test func unknownOptionAndMissingSource() throws {
         #expect(try Livescan.run(["scan", "--frobnicate", "a.png"]).status == 2)
+        let badKnob = try Livescan.run(["scan", "--tracker", "grace_period=-1", "a.png"])
+        #expect(badKnob.status == 2)
+        #expect(badKnob.errorLines.first == "Error: --tracker: invalid gracePeriod: must be >= 0 seconds")
         #expect(try Livescan.run(["scan"]).status == 2)
         #expect(try Livescan.run(["transmogrify"]).status == 2)
     }

@@ -2,16 +2,23 @@ import Foundation
 
 /// Frames from still images: one file, or every image in a folder in name order. Each image is one
 /// frame; media time is the frame index (one second per image) so trackers never carry items across.
+/// In a folder, an image that does not decode is skipped and listed in `unreadableImages`: one bad file
+/// does not stop the scan of the others.
 public final class ImageSource: FrameSource, @unchecked Sendable {
     /// File extensions read as images (OpenCV's imread codecs on Debian 12).
     public static let imageExtensions: Set<String> = [
         "png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pbm", "pgm", "ppm", "pnm",
     ]
 
-    public private(set) var info: SourceInfo
+    public let info: SourceInfo
     /// The files this source reads, in order.
     public let paths: [String]
+    /// Images of a folder that could not be decoded, with the reason, in the order they were met.
+    public private(set) var unreadableImages: [ScanError] = []
     private var nextIndex = 0
+    private var framesMade = 0
+    /// The first image, decoded early so that `info` knows its size before scanning starts.
+    private var firstImage: (path: String, image: FrameImage)?
 
     /// One image file, or a folder whose images are read in name order.
     public init(path: String) throws {
@@ -36,7 +43,29 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
             try VideoSource.checkReadableFile(path)
             paths = [path]
         }
-        info = SourceInfo(name: path, width: 0, height: 0, framesPerSecond: 0, frameCount: paths.count)
+        var width = 0, height = 0
+        while nextIndex < paths.count, firstImage == nil {
+            if let image = try ImageSource.decode(paths[nextIndex], failures: &unreadableImages) {
+                firstImage = (paths[nextIndex], image)
+                width = image.width
+                height = image.height
+            }
+            nextIndex += 1
+        }
+        if firstImage == nil, let failure = unreadableImages.last {
+            throw paths.count == 1 ? failure
+                : ScanError.sourceUnavailable(source: path, reason: "none of its \(paths.count) images is readable")
+        }
+        info = SourceInfo(name: path, width: width, height: height, framesPerSecond: 0, frameCount: paths.count)
+    }
+
+    private static func decode(_ path: String, failures: inout [ScanError]) throws -> FrameImage? {
+        do {
+            return try FrameImage(contentsOf: path)
+        } catch {
+            failures.append(.sourceUnavailable(source: path, reason: "not a readable image (corrupt or not an image)"))
+            return nil
+        }
     }
 
     /// True when the path's extension names an image format.
@@ -46,24 +75,23 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
 
     static var extensionList: String { imageExtensions.sorted().joined(separator: ", ") }
 
-    /// The path of the image the last returned frame came from.
-    public var currentPath: String? { nextIndex > 0 ? paths[nextIndex - 1] : nil }
-
     public func nextFrame() throws -> Frame? {
-        guard nextIndex < paths.count else { return nil }
-        let path = paths[nextIndex]
-        let index = nextIndex
-        nextIndex += 1
-        let image: FrameImage
-        do {
-            image = try FrameImage(contentsOf: path)
-        } catch {
-            throw ScanError.sourceDamaged(source: path, reason: "not a readable image (corrupt or not an image)")
+        if let first = firstImage {
+            firstImage = nil
+            return makeFrame(first.image)
         }
-        if index == 0 {
-            info.width = image.width
-            info.height = image.height
+        while nextIndex < paths.count {
+            let path = paths[nextIndex]
+            nextIndex += 1
+            if let image = try ImageSource.decode(path, failures: &unreadableImages) {
+                return makeFrame(image)
+            }
         }
-        return Frame(image: image, index: index, time: Double(index))
+        return nil
+    }
+
+    private func makeFrame(_ image: FrameImage) -> Frame {
+        defer { framesMade += 1 }
+        return Frame(image: image, index: framesMade, time: Double(framesMade))
     }
 }

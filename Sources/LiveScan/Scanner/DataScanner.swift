@@ -11,9 +11,10 @@ public final class DataScanner: @unchecked Sendable {
     /// Report every item (true) or only the one nearest the centre of the region of interest
     /// (false, VisionKit's default).
     public let recognizesMultipleItems: Bool
-    /// Keep item bounds current between recognitions (default true).
+    /// Keep item bounds current between recognitions (default true). Not yet acted on: every frame is
+    /// recognised in full, so bounds are always current.
     public let isHighFrameRateTrackingEnabled: Bool
-    /// Whether outputs draw item highlights (the CLI's `--annotate`; default false).
+    /// Whether outputs draw item highlights (default false). Not yet acted on: no output draws yet.
     public let isHighlightingEnabled: Bool
     /// Only items whose centre lies inside this rectangle are recognised; nil = the whole frame.
     public var regionOfInterest: Bounds? {

@@ -53,6 +53,31 @@ public struct TrackerConfiguration: Sendable, Equatable {
         try require(textOverlap > 0 && textOverlap <= 1, "textOverlap", "must be in (0, 1]")
     }
 
+    /// Sets the knob named as in `fields` (`grace_period`, `text_confirmations`, ...); throws
+    /// `ScanError.invalidParameter` for an unknown name or a count that is not a whole number. Ranges are
+    /// checked by `validate()`.
+    public mutating func set(_ name: String, to value: Double) throws {
+        func count() throws -> Int {
+            guard value.isFinite, value == value.rounded(), abs(value) < 1e6 else {
+                throw ScanError.invalidParameter(parameter: name, reason: "must be a whole number")
+            }
+            return Int(value)
+        }
+        switch name {
+        case "barcode_confirmations": barcodeConfirmations = try count()
+        case "text_confirmations": textConfirmations = try count()
+        case "grace_period": gracePeriod = value
+        case "update_distance": updateDistance = value
+        case "barcode_gate": barcodeGate = value
+        case "text_gate": textGate = value
+        case "text_similarity": textSimilarity = value
+        case "text_overlap": textOverlap = value
+        default:
+            throw ScanError.invalidParameter(
+                parameter: name, reason: "unknown tracker setting (known: \(fields.map(\.0).joined(separator: ", ")))")
+        }
+    }
+
     /// The values as key/value pairs, for the event log's start line.
     public var fields: [(String, Double)] {
         [("barcode_confirmations", Double(barcodeConfirmations)), ("text_confirmations", Double(textConfirmations)),
