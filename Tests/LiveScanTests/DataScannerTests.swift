@@ -102,6 +102,24 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
         #expect(!scanner.isScanning)
     }
 
+    @Test func streamTakenBeforeStartingSeesTheScanAndEachScanGetsItsOwn() async throws {
+        let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let early = scanner.recognizedItems
+        try scanner.startScanning(BlankFrameSource(count: 3))
+        var snapshots: [[String]] = []
+        for await items in early {
+            snapshots.append(items.map(\.value))
+        }
+        #expect(snapshots == [["A"], []])
+        try scanner.startScanning(BlankFrameSource(count: 2))
+        var second: [[String]] = []
+        for await items in scanner.recognizedItems {
+            second.append(items.map(\.value))
+        }
+        #expect(second == [["A"], []])
+    }
+
     @Test func singleItemModeShowsTheItemNearestTheCentreUntilItLeaves() throws {
         // 640x480 frame: "near" sits at the centre until frame 10, then leaves; "far" stays in a corner.
         let detector = ScriptedBarcodeDetector { index in

@@ -43,6 +43,8 @@ public final class DataScanner: @unchecked Sendable {
     private var currentItems: [RecognizedItem] = []
     private var itemsStream: AsyncStream<[RecognizedItem]>
     private var itemsContinuation: AsyncStream<[RecognizedItem]>.Continuation
+    /// The stream of a finished scan is over; the next scan needs a new one.
+    private var itemsStreamFinished = false
 
     /// VisionKit's initialiser and defaults. Engines are made when scanning starts.
     public init(recognizedDataTypes: Set<RecognizedDataType>, qualityLevel: QualityLevel = .balanced,
@@ -74,8 +76,8 @@ public final class DataScanner: @unchecked Sendable {
         enginesInjected = true
     }
 
-    /// The current items after every change, in reading order. A new stream begins with each scan and
-    /// finishes when the scan ends.
+    /// The current items after every change, in reading order. The stream finishes when the scan ends;
+    /// after that, a new one serves the next scan.
     public var recognizedItems: AsyncStream<[RecognizedItem]> { lock.withLock { itemsStream } }
 
     /// True from `startScanning` until the scan has finished.
@@ -98,7 +100,10 @@ public final class DataScanner: @unchecked Sendable {
             outcome = nil
             currentItems = []
             finished = DispatchSemaphore(value: 0)
-            (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
+            if itemsStreamFinished {
+                (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
+                itemsStreamFinished = false
+            }
         }
         let worker = Thread { [self] in
             var tracker = configuredTracker
@@ -106,6 +111,7 @@ public final class DataScanner: @unchecked Sendable {
             lock.withLock {
                 self.outcome = outcome
                 running = false
+                itemsStreamFinished = true
             }
             itemsContinuation.finish()
             finished.signal()
