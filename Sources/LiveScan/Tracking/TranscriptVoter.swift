@@ -27,12 +27,16 @@ struct TranscriptVoter: Sendable {
     }
 }
 
-/// 1 - (Levenshtein distance / length of the longer string), over characters: 1 is identical.
+/// 1 - (edit distance / length of the longer string), over characters: 1 is identical.
 func transcriptSimilarity(_ a: String, _ b: String) -> Double {
+    let longer = max(a.count, b.count)
+    return longer == 0 ? 1 : 1 - Double(editDistance(a, b)) / Double(longer)
+}
+
+/// Levenshtein distance over characters: the fewest insertions, deletions and substitutions.
+func editDistance(_ a: String, _ b: String) -> Int {
     let left = Array(a), right = Array(b)
-    if left.isEmpty || right.isEmpty {
-        return left.isEmpty && right.isEmpty ? 1 : 0
-    }
+    guard !left.isEmpty, !right.isEmpty else { return max(left.count, right.count) }
     var previous = Array(0...right.count)
     var current = [Int](repeating: 0, count: right.count + 1)
     for i in 1...left.count {
@@ -43,5 +47,5 @@ func transcriptSimilarity(_ a: String, _ b: String) -> Double {
         }
         swap(&previous, &current)
     }
-    return 1 - Double(previous[right.count]) / Double(max(left.count, right.count))
+    return previous[right.count]
 }
