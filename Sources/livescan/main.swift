@@ -63,6 +63,8 @@ func runCommand(_ arguments: [String]) -> ExitCode {
         } catch {
             return Diagnostics.fail(error, code: .inputError)
         }
+    case "report":
+        return ReportCommand.run(Array(arguments.dropFirst()))
     default:
         return Diagnostics.usage(UsageError(message: "unknown command '\(command)'"))
     }

@@ -197,6 +197,7 @@ public final class DataScanner: @unchecked Sendable {
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
                 deliver(changes, items: items, frameIndex: frame.index, time: frame.time)
+                delegate?.dataScanner(self, didProcess: frame, allItems: items)
             } catch {
                 let failure = error as? ScanError ?? .engineFailure(String(describing: error))
                 outcome.reason = .error

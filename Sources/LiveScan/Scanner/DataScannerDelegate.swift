@@ -17,6 +17,9 @@ public protocol DataScannerDelegate: AnyObject {
     /// LiveScan's own, for logs: one frame's changes with the frame that decided them. Called before the
     /// didAdd/didUpdate/didRemove calls of that frame, only when something changed.
     func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges)
+    /// LiveScan's own, for outputs that draw or show every frame (annotated video, the live listing):
+    /// called once per processed frame, after that frame's change calls, with the items then current.
+    func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem])
     /// LiveScan's own, for logs: scanning ended; every item has had its didRemove.
     func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome)
 }
@@ -32,6 +35,7 @@ extension DataScannerDelegate {
     public func dataScanner(_ dataScanner: DataScanner, becameUnavailableWithError error: ScanError) {}
     public func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {}
     public func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {}
+    public func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {}
     public func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {}
 }
 
