@@ -212,6 +212,51 @@ CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions 
                               CB_Rect **out_rects, size_t *out_count);
 void CB_Rects_free(CB_Rect *rects);
 
+/* ---- Annotation: items drawn over a frame (cv::polylines, cv::putText) ---------------------- */
+
+/** What an annotation marks; it picks the colour (BGR): barcodes green, text orange. */
+typedef enum CB_AnnotationKind {
+    CB_ANNOTATION_BARCODE = 0,
+    CB_ANNOTATION_TEXT = 1
+} CB_AnnotationKind;
+
+typedef struct CB_Annotation {
+    CB_Quad quad;      /* the item's corners in the image's pixels */
+    int kind;          /* one CB_AnnotationKind */
+    const char *label; /* UTF-8, borrowed for the call; NULL draws no label. Untrusted: Hershey fonts draw
+                          ASCII only, so control and non-ASCII characters become '?'; cut to 40 characters. */
+} CB_Annotation;
+
+/**
+ * Draws `count` annotations on a new copy of `image`; `image` itself is never changed, since frames are
+ * shared between threads. Each quad is outlined a few pixels outside its corners (line width grows with
+ * the image) so the symbol under it stays readable; its label sits in a filled box just above the quad,
+ * below it when there is no room above, always inside the image. Free the copy with CB_Image_delete.
+ */
+CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Annotation *annotations, size_t count,
+                                  CB_Image **out_image);
+
+/* ---- Video writer: cv::VideoWriter, FFmpeg backend ---------------------------------------- */
+
+typedef struct CB_VideoWriter CB_VideoWriter;
+
+/**
+ * Opens a video file for writing; the extension picks the codec: .mp4, .mkv, .mov -> H.264 ("avc1"),
+ * or MPEG-4 Part 2 ("mp4v") when H.264 cannot be opened; .avi -> Motion JPEG ("MJPG"). Any other
+ * extension is CB_INVALID_ARGUMENT; a path that cannot be created is CB_OPEN_FAILED. `fps` in (0, 1000],
+ * sizes in 1...16384. An odd width or height is padded by one replicated pixel row or column when
+ * encoding (4:2:0 encoders reject odd sizes); frames are still given at `width` x `height`.
+ */
+CB_Status CB_VideoWriter_open(const char *path, double fps, int width, int height, CB_VideoWriter **out_writer);
+/** The FourCC in use ("avc1", "mp4v", "MJPG"); borrowed, "" for NULL. */
+const char *CB_VideoWriter_fourcc(const CB_VideoWriter *writer);
+/** Encodes one frame; CB_INVALID_ARGUMENT unless it is exactly the size given to CB_VideoWriter_open. */
+CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image *image);
+/** Flushes the encoder and finishes the file; further writes fail. Closing twice is allowed. */
+CB_Status CB_VideoWriter_close(CB_VideoWriter *writer);
+/** Closes (ignoring errors) and frees the writer. NULL is allowed. */
+void CB_VideoWriter_delete(CB_VideoWriter *writer);
+
 #ifdef __cplusplus
 }
 #endif

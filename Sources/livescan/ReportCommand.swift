@@ -1,6 +1,330 @@
-/// `livescan report EVENTS.jsonl`: not written yet.
+import Foundation
+import LiveScan
+
+/// `livescan report [--csv | --json] EVENTS.jsonl`: a table per item of an event log, and totals.
+/// A log with garbage lines, or cut mid-line by a crash, is still reported with its bad lines counted.
+/// Exit status: 0 report printed (bad lines included), 1 the log cannot be read or holds no event-log line,
+/// 2 usage error.
 enum ReportCommand {
+    static let usageLine = "Usage: livescan report [--csv | --json] EVENTS.jsonl"
+
+    static let help = """
+    \(usageLine)
+
+    Summarises an event log written by `livescan scan --events` (- reads standard input): one row per item
+    (id, kind, value, first and last seen, dwell time, updates), then totals. Lines that cannot be read
+    are counted and listed, never fatal.
+
+    Options:
+      --csv       RFC 4180 CSV, full ids and values; a value starting with = + - @ (or a tab or carriage
+                  return) gets a leading ' so that a spreadsheet shows it instead of running it as a formula
+      --json      one JSON object: {"items":[...],"totals":{...},"bad_lines":[...],"complete":bool}
+      -h, --help  show this help
+
+    Exit status: 0 report printed (even with bad lines), 1 the log cannot be read or holds no event-log
+    line, 2 usage error.
+    """
+
+    enum Format {
+        case table, csv, json
+    }
+
     static func run(_ arguments: [String]) -> ExitCode {
-        Diagnostics.usage(UsageError(message: "report is not available yet"))
+        if arguments.contains("-h") || arguments.contains("--help") {
+            print(help)
+            return .found
+        }
+        let format: Format
+        let path: String
+        do {
+            (format, path) = try parse(arguments)
+        } catch let error as UsageError {
+            return Diagnostics.usage(error, usageLine: usageLine)
+        } catch {
+            return Diagnostics.usage(UsageError(message: "\(error)"), usageLine: usageLine)
+        }
+
+        let reader: EventLogReader
+        if path == "-" {
+            reader = EventLogReader(data: FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            do {
+                reader = try EventLogReader(contentsOf: path)
+            } catch {
+                return Diagnostics.fail(error, code: .inputError)
+            }
+        }
+        guard !reader.records.isEmpty else {
+            let source = path == "-" ? "standard input" : path
+            let reason = "holds no event-log line (is it a log written by `livescan scan --events`?)"
+            return Diagnostics.fail(ScanError.sourceUnavailable(source: source, reason: reason), code: .inputError)
+        }
+
+        let report = EventLogReport(reader)
+        switch format {
+        case .table:
+            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
+            write(ReportTable.render(report, width: columns.flatMap { $0 > 0 ? $0 : nil } ?? 100))
+        case .csv:
+            write(ReportCSV.render(report))
+            // CSV is data: the notes that the table prints below itself go to stderr, out of the data's way.
+            for note in ReportTable.notes(report) {
+                Diagnostics.printError("Warning: " + note)
+            }
+        case .json:
+            do {
+                write(try ReportJSON.render(report) + "\n")
+            } catch {
+                return Diagnostics.fail(error, code: .inputError)
+            }
+        }
+        return .found
+    }
+
+    static func parse(_ arguments: [String]) throws -> (Format, String) {
+        let parsed = try CommandLineArguments(arguments, valued: [], switches: ["--csv", "--json"])
+        if parsed.has("--csv") && parsed.has("--json") {
+            throw UsageError(message: "--csv and --json cannot be combined")
+        }
+        guard let path = parsed.positional.first else {
+            throw UsageError(message: "no event log given")
+        }
+        guard parsed.positional.count == 1 else {
+            throw UsageError(message: "one event log at a time (got \(parsed.positional.count))")
+        }
+        return (parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table, path)
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+extension Diagnostics {
+    /// A usage error of a subcommand other than scan: the message, `usageLine` and where help is.
+    static func usage(_ error: UsageError, usageLine: String) -> ExitCode {
+        printError("Error: " + TerminalSafeText.escape(error.message))
+        printError(usageLine)
+        printError("See 'livescan --help'.")
+        return .usage
+    }
+}
+
+/// The report as an aligned text table for a terminal. Everything read from the log (ids and kinds as well as
+/// values: the log is only a file, anyone can write it) is escaped through `TerminalSafeText`.
+enum ReportTable {
+    static let headers = ["ID", "KIND", "VALUE", "FIRST (s)", "LAST (s)", "DWELL (s)", "UPDATES"]
+    static let valueColumn = 2
+    /// Below this the value column stays this wide and the table overflows a very narrow terminal.
+    static let narrowestValue = 8
+
+    static func render(_ report: EventLogReport, width: Int) -> String {
+        let rows = report.items.map { item in
+            [
+                TerminalSafeText.escape(String(item.id.prefix(8))),
+                TerminalSafeText.escape(item.label),
+                TerminalSafeText.escape(item.value ?? ""),
+                seconds(item.firstTime),
+                seconds(item.lastTime),
+                seconds(item.dwellTime),
+                String(item.updates),
+            ]
+        }
+        var widths = headers.map(displayWidth)
+        for row in rows {
+            for (column, cell) in row.enumerated() {
+                widths[column] = max(widths[column], displayWidth(cell))
+            }
+        }
+        // Two spaces between columns; the value column takes what the others leave.
+        let others = widths.enumerated().filter { $0.offset != valueColumn }.map(\.element).reduce(0, +)
+        let room = width - others - 2 * (headers.count - 1)
+        widths[valueColumn] = max(min(widths[valueColumn], room), max(narrowestValue, displayWidth(headers[2])))
+
+        var lines = [line(headers, widths)]
+        for row in rows {
+            var row = row
+            row[valueColumn] = cut(row[valueColumn], to: widths[valueColumn])
+            lines.append(line(row, widths))
+        }
+        lines.append("")
+        lines += totals(report)
+        lines += notes(report)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The totals lines.
+    static func totals(_ report: EventLogReport) -> [String] {
+        let totals = report.totals
+        let kinds = counts(totals.itemsPerKind)
+        let symbologies = counts(totals.itemsPerSymbology)
+        var lines = ["items: \(report.items.count)" + (kinds.isEmpty ? "" : " (\(kinds))")]
+        if !symbologies.isEmpty {
+            lines.append("barcodes: " + symbologies)
+        }
+        let events = ["add", "update", "remove"].map { "\($0) \(totals.eventsPerType[$0] ?? 0)" }
+        lines.append("events: " + events.joined(separator: ", "))
+        var frames = "frames: " + (totals.frameCount.map(String.init) ?? "-")
+        frames += ", duration: " + seconds(totals.duration) + " s"
+        if let reason = totals.endReason {
+            frames += ", ended: " + TerminalSafeText.escape(reason)
+            if let error = totals.endError {
+                frames += " (" + TerminalSafeText.escape(error) + ")"
+            }
+        }
+        lines.append(frames)
+        return lines
+    }
+
+    /// What is wrong with the log, one line each: bad lines, a missing start or end line.
+    static func notes(_ report: EventLogReport) -> [String] {
+        let totals = report.totals
+        var notes: [String] = []
+        if !totals.badLines.isEmpty {
+            // A log of thousands of garbage lines should not print thousands of numbers.
+            let shown = totals.badLines.prefix(20).map(String.init).joined(separator: ", ")
+            let more = totals.badLines.count > 20 ? ", ..." : ""
+            notes.append("bad lines: \(totals.badLines.count) (lines \(shown)\(more))")
+        }
+        if !totals.hasStartLine {
+            notes.append("log has no start line: started mid-way?")
+        }
+        if !totals.hasEndLine {
+            notes.append("log has no end line: cut short?")
+            let inView = report.itemsInViewWhenCut.count
+            if inView > 0 {
+                notes.append("still in view when the log was cut: \(inView) item\(inView == 1 ? "" : "s")")
+            }
+        }
+        return notes
+    }
+
+    static func seconds(_ value: Double?) -> String {
+        value.map { String(format: "%.2f", $0) } ?? "-"
+    }
+
+    private static func counts(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "\(TerminalSafeText.escape($0.key)) \($0.value)" }
+            .joined(separator: ", ")
+    }
+
+    private static func line(_ cells: [String], _ widths: [Int]) -> String {
+        // Numbers align right, words left; the last column is not padded on the right.
+        let numeric = Set(3..<headers.count)
+        let padded = cells.enumerated().map { column, cell in
+            let padding = String(repeating: " ", count: max(0, widths[column] - displayWidth(cell)))
+            return numeric.contains(column) ? padding + cell : cell + padding
+        }
+        var text = padded.joined(separator: "  ")
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+
+    /// `text` cut to `width` terminal columns, ending in `…` when cut.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard displayWidth(text) > width else { return text }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let characterWidth = displayWidth(character)
+            if used + characterWidth > width - 1 { break }
+            kept.append(character)
+            used += characterWidth
+        }
+        return kept + "…"
+    }
+
+    static func displayWidth(_ text: String) -> Int {
+        text.reduce(0) { $0 + displayWidth($1) }
+    }
+
+    /// Terminal columns of one character: 2 for East Asian wide and fullwidth characters and emoji, else 1.
+    /// An approximation of wcwidth(3) good enough to keep the columns aligned.
+    static func displayWidth(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+}
+
+/// The report as RFC 4180 CSV: a header row, one row per item, CRLF line ends, full ids and values.
+///
+/// CSV is data, not terminal output, so values keep their exact text, with one exception: a spreadsheet
+/// runs a cell starting with `=`, `+`, `-` or `@` (and, in some, a tab or carriage return) as a formula,
+/// so such a text field gets a leading `'` (OWASP's advice against CSV injection). A payload that starts
+/// so is thus shown with one more `'` than it has; `--json` keeps it exact.
+enum ReportCSV {
+    static let header = ["id", "kind", "symbology", "value", "value_b64", "first_frame", "first_time", "last_frame",
+                         "last_time", "dwell_time", "updates", "distinct_values", "added", "removed"]
+
+    static func render(_ report: EventLogReport) -> String {
+        var rows = [header]
+        for item in report.items {
+            rows.append([
+                text(item.id), text(item.kind), text(item.symbology), text(item.value), text(item.valueBase64),
+                String(item.firstFrame), number(item.firstTime), String(item.lastFrame), number(item.lastTime),
+                number(item.dwellTime), String(item.updates), String(item.distinctValues), String(item.wasAdded),
+                String(item.removed),
+            ])
+        }
+        return rows.map { $0.map(quoted).joined(separator: ",") + "\r\n" }.joined()
+    }
+
+    /// A text field from the log, defused against formula injection.
+    static func text(_ value: String?) -> String {
+        guard let value, let first = value.unicodeScalars.first else { return "" }
+        return "=+-@\t\r".unicodeScalars.contains(first) ? "'" + value : value
+    }
+
+    static func number(_ value: Double?) -> String {
+        value.map { "\($0)" } ?? ""
+    }
+
+    /// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
+    static func quoted(_ field: String) -> String {
+        guard field.unicodeScalars.contains(where: { ",\"\r\n".unicodeScalars.contains($0) }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// The report as one JSON object: `{"items":[...],"totals":{...},"bad_lines":[...],"complete":bool}`, keys
+/// sorted, absent values as null. JSONSerialization escapes control characters, so it is safe on a terminal.
+enum ReportJSON {
+    static func render(_ report: EventLogReport) throws -> String {
+        let items: [[String: Any]] = report.items.map { item in
+            [
+                "id": item.id, "kind": orNull(item.kind), "symbology": orNull(item.symbology),
+                "value": orNull(item.value), "value_b64": orNull(item.valueBase64),
+                "first_frame": item.firstFrame, "first_time": orNull(item.firstTime),
+                "last_frame": item.lastFrame, "last_time": orNull(item.lastTime), "dwell_time": orNull(item.dwellTime),
+                "updates": item.updates, "distinct_values": item.distinctValues, "added": item.wasAdded,
+                "removed": item.removed,
+            ]
+        }
+        let totals = report.totals
+        let totalsObject: [String: Any] = [
+            "items": report.items.count, "items_per_kind": totals.itemsPerKind,
+            "items_per_symbology": totals.itemsPerSymbology, "events": totals.eventsPerType,
+            "frames": orNull(totals.frameCount), "last_frame": orNull(totals.lastFrame),
+            "duration": orNull(totals.duration), "bad_lines": totals.badLines.count,
+            "has_start": totals.hasStartLine, "has_end": totals.hasEndLine,
+            "end_reason": orNull(totals.endReason), "end_error": orNull(totals.endError),
+            "in_view_when_cut": report.itemsInViewWhenCut.count,
+        ]
+        let object: [String: Any] = [
+            "items": items, "totals": totalsObject, "bad_lines": totals.badLines, "complete": report.isComplete,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func orNull(_ value: Any?) -> Any {
+        value ?? NSNull()
     }
 }

@@ -10,6 +10,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var outputError: ScanError?
     private var itemsFound = 0
     private var activeScanner: DataScanner?
+    private var presenters: [ScanPresenter] = []
     private let lock = NSLock()
 
     init(options: ScanOptions) {
@@ -67,6 +68,9 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             scanner.trackerConfiguration.gracePeriod = 0
         }
         scanner.delegate = self
+        let listing = wantsListing(isImages: isImages)
+            ? LiveListing(scanner: scanner, source: source.info, opensURLs: options.opensURLs) : nil
+        presenters = makePresenters(listing: listing, source: source.info, isImages: isImages)
         do {
             try scanner.startScanning(source)
         } catch let error as ScanError {
@@ -78,8 +82,13 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return .stopped(Diagnostics.fail(error, code: .inputError))
         }
         lock.withLock { activeScanner = scanner }
+        listing?.start()
         let outcome = scanner.waitUntilFinished()
         lock.withLock { activeScanner = nil }
+        if let listing {
+            // The listing's screen is gone: leave zbarimg's record of what was found behind.
+            try? FindingLines(output: standardOutput, raw: options.raw).print(listing.found)
+        }
         if case .outputClosed = outputError {
             // `livescan scan ... | head`: the reader has what it wanted; end quietly.
             return .stopped(itemsFound > 0 ? .found : .nothingFound)
@@ -94,6 +103,29 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return .failed
         }
         return skipped.isEmpty ? .ok : .failed
+    }
+
+    /// The listing takes the screen when stdout is a terminal and a video is scanned, unless line output
+    /// was asked for.
+    private func wantsListing(isImages: Bool) -> Bool {
+        Terminal.isInteractive && !isImages && !options.raw && !options.once && !options.changes
+            && !options.noListing && options.eventsPath != "-"
+    }
+
+    private func makePresenters(listing: LiveListing?, source: SourceInfo, isImages: Bool) -> [ScanPresenter] {
+        // A log on standard output owns it: nothing else is printed there.
+        if options.eventsPath == "-" {
+            return []
+        }
+        if let listing {
+            return [listing]
+        }
+        var chosen: [ScanPresenter] = [options.changes ? ChangeLines(output: standardOutput)
+            : FindingLines(output: standardOutput, raw: options.raw)]
+        if !isImages && ProgressLine.isWanted {
+            chosen.append(ProgressLine(source: source))
+        }
+        return chosen
     }
 
     private func openSource(_ path: String) throws -> (FrameSource, Bool) {
@@ -130,9 +162,29 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
         do {
             try eventLog?.write(changes)
-            for item in changes.added {
-                itemsFound += 1
-                try printFinding(item)
+            var shown = changes
+            if options.once {
+                // zbarcam --oneshot: the first item found, then stop.
+                shown.added = itemsFound == 0 ? Array(changes.added.prefix(1)) : []
+                shown.updated = []
+                shown.removed = []
+                if !changes.added.isEmpty {
+                    dataScanner.requestStop()
+                }
+            }
+            itemsFound += changes.added.count
+            for presenter in presenters {
+                try presenter.changed(shown)
+            }
+        } catch {
+            recordOutputError(error, scanner: dataScanner)
+        }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {
+        do {
+            for presenter in presenters {
+                try presenter.processed(frame, items: allItems)
             }
         } catch {
             recordOutputError(error, scanner: dataScanner)
@@ -140,22 +192,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     }
 
     func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {
+        presenters.forEach { $0.finished(outcome) }
         do {
             try eventLog?.finish(outcome)
         } catch {
             recordOutputError(error, scanner: dataScanner)
         }
-    }
-
-    private func printFinding(_ item: RecognizedItem) throws {
-        // A log on standard output owns it: findings then go nowhere else.
-        guard options.eventsPath != "-" else { return }
-        let label: String
-        switch item {
-        case let .barcode(barcode): label = barcode.symbology.rawValue
-        case .text: label = "text"
-        }
-        let value = TerminalSafeText.escape(item.value)
-        try standardOutput.write(options.raw ? value : "\(label):\(value)")
     }
 }

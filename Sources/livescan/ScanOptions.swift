@@ -3,7 +3,7 @@ import LiveScan
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
     static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker"]
-    static let switchOptions: Set<String> = ["--raw", "--single"]
+    static let switchOptions: Set<String> = ["--raw", "--single", "--changes", "--once", "--open", "--no-listing"]
 
     var sources: [String]
     var symbologies: [Symbology]
@@ -13,6 +13,14 @@ struct ScanOptions {
     var quality: QualityLevel
     var raw: Bool
     var singleItem: Bool
+    /// `+`/`~`/`-` lines per event instead of one line per item found.
+    var changes: Bool
+    /// Print the first item found and stop.
+    var once: Bool
+    /// Enter on a URL in the listing opens it with xdg-open.
+    var opensURLs: Bool
+    /// Line output even when stdout is a terminal.
+    var noListing: Bool
     var eventsPath: String?
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
     var tracker = TrackerConfiguration()
@@ -60,6 +68,13 @@ struct ScanOptions {
         self.quality = quality
         raw = parsed.has("--raw")
         singleItem = parsed.has("--single")
+        changes = parsed.has("--changes")
+        once = parsed.has("--once")
+        opensURLs = parsed.has("--open")
+        noListing = parsed.has("--no-listing")
+        if changes && once {
+            throw UsageError(message: "--changes and --once do not go together")
+        }
         eventsPath = parsed.value("--events")
         for setting in parsed.list("--tracker") ?? [] {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)

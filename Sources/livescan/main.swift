@@ -9,8 +9,12 @@ livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on 
 Usage: livescan scan [options] SOURCE...
        livescan --help | --version
 
-SOURCE is an image, a folder of images (read in name order) or a video file.
-Each item found is printed once, as `symbology:payload` or `text:transcript`.
+SOURCE is an image, a folder of images (read in name order), a video file or an
+image-sequence pattern (shot_%04d.png). Each item found is printed once, as
+`symbology:payload` or `text:transcript`. When standard output is a terminal, a
+video is scanned under a live full-screen listing (arrows select, Enter acts on
+the item: a URL is shown, anything else is copied with OSC 52; s snapshot,
+p pause, q quit); the findings are printed when it closes.
 
 Options of scan:
   --types LIST       what to look for, comma-separated (default: everything):
@@ -19,6 +23,10 @@ Options of scan:
   --quality LEVEL    fast, balanced (default) or accurate
   --single           report one item at a time, the one nearest the centre
   --raw              print payloads and transcripts only
+  --changes          one line per event instead: + added, ~ updated, - removed
+  --once             print the first item found and stop
+  --open             in the listing, Enter opens URLs with xdg-open
+  --no-listing       print lines even when standard output is a terminal
   --events PATH      write the JSON Lines event log to PATH (- for standard output)
   --tracker SETTINGS tracker knobs, e.g. grace_period=1,text_confirmations=3 (see README)
   -h, --help         show this help

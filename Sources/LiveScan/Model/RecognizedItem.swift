@@ -17,6 +17,15 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         public var frameIndex: Int
         /// Media time in seconds of that frame.
         public var time: Double
+
+        public init(id: UUID, bounds: Bounds, transcript: String, confidence: Double, frameIndex: Int, time: Double) {
+            self.id = id
+            self.bounds = bounds
+            self.transcript = transcript
+            self.confidence = confidence
+            self.frameIndex = frameIndex
+            self.time = time
+        }
     }
 
     /// A barcode. Its payload is its identity.
@@ -28,6 +37,17 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         public var symbology: Symbology
         public var frameIndex: Int
         public var time: Double
+
+        public init(id: UUID, bounds: Bounds, payloadStringValue: String?, payloadData: Data, symbology: Symbology,
+                    frameIndex: Int, time: Double) {
+            self.id = id
+            self.bounds = bounds
+            self.payloadStringValue = payloadStringValue
+            self.payloadData = payloadData
+            self.symbology = symbology
+            self.frameIndex = frameIndex
+            self.time = time
+        }
     }
 
     public var id: UUID {

@@ -29,7 +29,7 @@ public final class DataScanner: @unchecked Sendable {
     /// True on Linux whenever CBridge is linked: the scanner needs no special hardware.
     public static var isSupported: Bool { true }
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var storedRegionOfInterest: Bounds?
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     private let textContentTypes: Set<TextContentType>?
@@ -37,6 +37,7 @@ public final class DataScanner: @unchecked Sendable {
     private var textRecognizer: (any TextRecognizer)?
     private var enginesInjected = false
     private var stopRequested = false
+    private var paused = false
     private var running = false
     private var finished = DispatchSemaphore(value: 0)
     private var outcome: ScanOutcome?
@@ -79,6 +80,18 @@ public final class DataScanner: @unchecked Sendable {
     /// The current items after every change, in reading order. The stream finishes when the scan ends;
     /// after that, a new one serves the next scan.
     public var recognizedItems: AsyncStream<[RecognizedItem]> { lock.withLock { itemsStream } }
+
+    /// While true the worker takes no new frame (a file waits where it is; a live source's frames are
+    /// left unread). Items stay as they are: pausing is not leaving.
+    public var isPaused: Bool {
+        get { lock.withLock { paused } }
+        set {
+            lock.withLock {
+                paused = newValue
+                lock.broadcast()
+            }
+        }
+    }
 
     /// True from `startScanning` until the scan has finished.
     public var isScanning: Bool { lock.withLock { running } }
@@ -124,13 +137,16 @@ public final class DataScanner: @unchecked Sendable {
     /// Stops after the frame in progress; every item is removed (with didRemove) before it returns.
     @discardableResult
     public func stopScanning() -> ScanOutcome? {
-        lock.withLock { stopRequested = true }
+        requestStop()
         return waitUntilFinished()
     }
 
     /// Asks the scan to stop without waiting (safe from a signal-handling thread).
     public func requestStop() {
-        lock.withLock { stopRequested = true }
+        lock.withLock {
+            stopRequested = true
+            lock.broadcast()
+        }
     }
 
     /// Blocks until the current scan ends; nil if none was started.
@@ -179,7 +195,13 @@ public final class DataScanner: @unchecked Sendable {
         var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
         var selection = SingleItemSelection()
         while true {
-            if lock.withLock({ stopRequested }) {
+            let stop = lock.withLock {
+                while paused && !stopRequested {
+                    lock.wait()
+                }
+                return stopRequested
+            }
+            if stop {
                 outcome.reason = .interrupted
                 break
             }

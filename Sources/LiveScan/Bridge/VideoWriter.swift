@@ -1,0 +1,95 @@
+import Foundation
+internal import CBridge
+
+/// Owns a `CB_VideoWriter` (`cv::VideoWriter`, FFmpeg backend): frames in, one video file out.
+/// The extension picks the codec: .mp4/.mkv/.mov H.264 ("avc1", else "mp4v"), .avi Motion JPEG.
+final class VideoWriter {
+    let path: String
+    let width: Int
+    let height: Int
+    private let handle: OpaquePointer
+
+    init(path: String, fps: Double, width: Int, height: Int) throws {
+        guard fps.isFinite, fps > 0, fps <= 1000 else {
+            throw ScanError.invalidParameter(parameter: "fps", reason: "\(fps) is not in (0, 1000]")
+        }
+        guard (1...16384).contains(width), (1...16384).contains(height) else {
+            throw ScanError.invalidParameter(parameter: "size", reason: "\(width)x\(height) is not in 1...16384")
+        }
+        var made: OpaquePointer?
+        let status = CB_VideoWriter_open(path, fps, Int32(width), Int32(height), &made)
+        if status == CB_INVALID_ARGUMENT {
+            throw ScanError.invalidParameter(parameter: "path", reason: bridgeLastError())
+        }
+        try check(status) { .outputFailed(path: path, reason: $0) }
+        guard let made else { throw ScanError.engineFailure("CB_VideoWriter_open returned no writer") }
+        self.path = path
+        self.width = width
+        self.height = height
+        handle = made
+    }
+
+    deinit {
+        CB_VideoWriter_delete(handle)
+    }
+
+    /// The codec in use: "avc1", "mp4v" or "MJPG".
+    var fourcc: String { String(cString: CB_VideoWriter_fourcc(handle)) }
+
+    /// Encodes one frame, which must be exactly `width` x `height`.
+    func write(_ image: FrameImage) throws {
+        try check(CB_VideoWriter_write(handle, image.handle)) { .outputFailed(path: path, reason: $0) }
+    }
+
+    /// Finishes the file (flushes the encoder, writes the container's index). Idempotent.
+    func close() throws {
+        try check(CB_VideoWriter_close(handle)) { .outputFailed(path: path, reason: $0) }
+    }
+}
+
+// MARK: - Highlights drawn over a frame
+
+/// One item to draw over a frame: its outline, colour (by kind) and label.
+struct FrameAnnotation: Sendable, Equatable {
+    enum Kind: Sendable {
+        case barcode, text
+    }
+
+    var bounds: Bounds
+    var kind: Kind
+    /// Untrusted text: CBridge draws ASCII only ('?' for anything else) and cuts it to 40 characters.
+    var label: String
+}
+
+extension FrameImage {
+    /// A copy of the image with `annotations` drawn (`CB_Image_copy_annotated`); the image itself is never
+    /// changed, since frames are shared between the scanner's threads.
+    func annotated(with annotations: [FrameAnnotation]) throws -> FrameImage {
+        // The C strings must outlive the call: copied once, freed together afterwards.
+        let labels = annotations.map { strdup($0.label) }
+        defer { labels.forEach { free($0) } }
+        let raw = zip(annotations, labels).map { annotation, label in
+            CB_Annotation(quad: CB_Quad(annotation.bounds),
+                          kind: Int32((annotation.kind == .barcode ? CB_ANNOTATION_BARCODE : CB_ANNOTATION_TEXT)
+                                          .rawValue),
+                          label: label.map { UnsafePointer($0) })
+        }
+        var copy: OpaquePointer?
+        try raw.withUnsafeBufferPointer { buffer in
+            try check(CB_Image_copy_annotated(handle, buffer.baseAddress, buffer.count, &copy)) {
+                .engineFailure("drawing highlights: \($0)")
+            }
+        }
+        guard let copy else { throw ScanError.engineFailure("CB_Image_copy_annotated returned no image") }
+        return FrameImage(handle: copy)
+    }
+}
+
+// File-private: the one conversion this file needs, kept from clashing with any other file's.
+fileprivate extension CB_Quad {
+    init(_ bounds: Bounds) {
+        let corners = bounds.corners
+        self.init(x: (Float(corners[0].x), Float(corners[1].x), Float(corners[2].x), Float(corners[3].x)),
+                  y: (Float(corners[0].y), Float(corners[1].y), Float(corners[2].y), Float(corners[3].y)))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// Writes what the scanner sees with every current item highlighted: its outline, coloured by kind (barcodes
+/// green, text orange), and a label "<short id> <symbology or text> <value>". A video annotator encodes every
+/// frame it is given (`cv::VideoWriter`, FFmpeg backend); an image annotator keeps the last frame and writes
+/// it on `finish()`. Feed it from `DataScannerDelegate.dataScanner(_:didProcess:allItems:)`.
+///
+/// Outlines are drawn a few pixels outside each item, so the annotated output still scans. Labels are drawn
+/// in a Hershey font, which has ASCII only: other characters show as '?', and labels are cut to 40 characters.
+/// Safe to call from any thread; calls are serialised.
+public final class Annotator: @unchecked Sendable {
+    /// Extensions written as a single image (`cv::imwrite`); video extensions are .mp4, .mkv, .mov and .avi.
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"]
+
+    /// The file being written.
+    public let path: String
+
+    private enum Output {
+        case video(VideoWriter)
+        case image
+    }
+
+    private let output: Output
+    private let lock = NSLock()
+    private var lastImage: FrameImage?
+    private var finished = false
+
+    /// Annotates into a video at `path`, `fps` frames a second, every frame `width` x `height` pixels.
+    /// The extension picks the codec: .mp4, .mkv, .mov H.264 (MPEG-4 Part 2 if H.264 is missing), .avi
+    /// Motion JPEG. Throws `ScanError.invalidParameter` for another extension or a bad fps or size, and
+    /// `ScanError.outputFailed` when the file cannot be created.
+    public init(path: String, fps: Double, width: Int, height: Int) throws {
+        self.path = path
+        output = .video(try VideoWriter(path: path, fps: fps, width: width, height: height))
+    }
+
+    private init(imagePath: String) {
+        path = imagePath
+        output = .image
+    }
+
+    /// Annotates into one image at `path` (.png, .jpg, ...; see `imageExtensions`): the last frame given,
+    /// written by `finish()`. Throws `ScanError.invalidParameter` for another extension and
+    /// `ScanError.outputFailed` when the folder is missing, so a scan does not run only to fail at the end.
+    public static func image(path: String) throws -> Annotator {
+        try checkImagePath(path)
+        return Annotator(imagePath: path)
+    }
+
+    /// Whether `path` names an image (`image(path:)`) rather than a video (`init(path:fps:width:height:)`).
+    public static func isImagePath(_ path: String) -> Bool {
+        imageExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// Draws `items` over `frame` and adds it: encoded now into a video, kept as the last frame for an image.
+    public func add(frame: Frame, items: [RecognizedItem]) throws {
+        let annotated = try Annotator.annotatedImage(frame: frame, items: items)
+        try lock.withLock {
+            guard !finished else {
+                throw ScanError.outputFailed(path: path, reason: "the annotated output is already finished")
+            }
+            switch output {
+            case .video(let writer):
+                try writer.write(annotated)
+            case .image:
+                lastImage = annotated
+            }
+        }
+    }
+
+    /// Finishes the output: closes the video (its index is written last, so a video that was never finished
+    /// does not play), or writes the last annotated frame as the image. Calling it again does nothing.
+    public func finish() throws {
+        try lock.withLock {
+            guard !finished else { return }
+            finished = true
+            switch output {
+            case .video(let writer):
+                try writer.close()
+            case .image:
+                guard let lastImage else {
+                    throw ScanError.outputFailed(path: path, reason: "no frame was annotated")
+                }
+                try lastImage.write(to: path)
+                self.lastImage = nil
+            }
+        }
+    }
+
+    /// Writes `frame` with `items` highlighted as one image at `path` (the live listing's snapshot key).
+    public static func snapshot(frame: Frame, items: [RecognizedItem], to path: String) throws {
+        try checkImagePath(path)
+        try annotatedImage(frame: frame, items: items).write(to: path)
+    }
+
+    /// A copy of the frame's picture with `items` highlighted; the frame itself is left as it is.
+    public static func annotatedImage(frame: Frame, items: [RecognizedItem]) throws -> FrameImage {
+        try frame.image.annotated(with: items.map { item in
+            FrameAnnotation(bounds: item.bounds, kind: item.isBarcode ? .barcode : .text, label: label(for: item))
+        })
+    }
+
+    /// The label drawn beside an item: the first 8 hex digits of its id, its symbology (or "text") and its
+    /// value, e.g. "0b7f3c2a qr https://example.com".
+    public static func label(for item: RecognizedItem) -> String {
+        let shortID = String(item.id.uuidString.prefix(8)).lowercased()
+        switch item {
+        case .barcode(let barcode):
+            return "\(shortID) \(barcode.symbology.rawValue) \(item.value)"
+        case .text:
+            return "\(shortID) text \(item.value)"
+        }
+    }
+
+    private static func checkImagePath(_ path: String) throws {
+        guard isImagePath(path) else {
+            let known = imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
+            throw ScanError.invalidParameter(parameter: "path", reason: "'\(path)' is not an image file name: use \(known)")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ScanError.outputFailed(path: path, reason: "no such folder: \(folder)")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw ScanError.outputFailed(path: path, reason: "permission denied")
+        }
+    }
+}
+
+private extension RecognizedItem {
+    var isBarcode: Bool {
+        if case .barcode = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A summary of one event log: what was seen, for how long, how often it changed, and how whole the log is.
+/// Pure: built from an `EventLogReader`, so a log with garbage lines or cut mid-line by a crash is still
+/// summarised, its bad lines counted. `livescan report` prints it as a table, CSV or JSON.
+public struct EventLogReport: Sendable, Equatable {
+    /// One item of the log (every line with its `id`), as last seen.
+    public struct Item: Sendable, Equatable {
+        /// The item's UUID as written in the log.
+        public var id: String
+        /// `barcode` or `text` (the latest `kind` written; nil if no line of it had one).
+        public var kind: String?
+        /// Barcodes: the symbology (names as `--types`).
+        public var symbology: String?
+        /// The latest payload (barcodes) or transcript (text).
+        public var value: String?
+        /// Barcodes whose payload is not valid UTF-8: the latest exact bytes, base64 (`value` is then
+        /// zxing-cpp's best reading of them).
+        public var valueBase64: String?
+        /// The frame and media time of its first sighting: its `add`, or for an item whose add is not in
+        /// the log (it started mid-way), the sighting of its first line.
+        public var firstFrame: Int
+        public var firstTime: Double?
+        /// The frame and media time of its last sighting: `seen_frame`/`seen_time` of its last line (on a
+        /// remove, one grace period before the remove), or that line's `frame`/`time` when absent.
+        public var lastFrame: Int
+        public var lastTime: Double?
+        /// `update` lines.
+        public var updates: Int
+        /// How many different values it showed (more than 1: its transcript changed as votes came in).
+        public var distinctValues: Int
+        /// Whether its `add` is in the log; false when the log starts after the item appeared.
+        public var wasAdded: Bool
+        /// Whether its last line is a `remove`. An item never removed in a log without an end line was
+        /// still in view when the log was cut.
+        public var removed: Bool
+
+        /// Media time between its first and last sighting, in seconds; nil when a line lacks its time.
+        public var dwellTime: Double? {
+            guard let firstTime, let lastTime else { return nil }
+            return lastTime - firstTime
+        }
+
+        /// What the item is called in a listing: the symbology for barcodes, `text` for text.
+        public var label: String { symbology ?? kind ?? "?" }
+    }
+
+    /// Counts over the whole log.
+    public struct Totals: Sendable, Equatable {
+        /// Items by `kind` (items without one under `unknown`).
+        public var itemsPerKind: [String: Int] = [:]
+        /// Barcodes by symbology.
+        public var itemsPerSymbology: [String: Int] = [:]
+        /// Lines by `event`, start and end included.
+        public var eventsPerType: [String: Int] = [:]
+        /// The 0-based index of the last frame: the end line's `frame`, or the highest frame of any line.
+        /// nil when no line carries a frame.
+        public var lastFrame: Int?
+        /// The media time of the last frame, in seconds: the end line's `time`, or the highest time seen.
+        public var duration: Double?
+        /// 1-based numbers of the lines that could not be read (garbage, or a line cut by a crash).
+        public var badLines: [Int] = []
+        /// Whether the log has its start line (false: it was started or copied mid-way).
+        public var hasStartLine = false
+        /// Whether the log has its end line (false: the writer was killed, or the log is still growing).
+        public var hasEndLine = false
+        /// The end line's `reason` (`eof`, `interrupted`, `error`) and `error`.
+        public var endReason: String?
+        public var endError: String?
+
+        /// Frames decoded: `lastFrame + 1`. An end line written before any frame decoded also says frame 0,
+        /// so a log of no frames counts 1.
+        public var frameCount: Int? { lastFrame.map { $0 + 1 } }
+    }
+
+    /// Every item, in order of first appearance in the log.
+    public var items: [Item]
+    public var totals: Totals
+
+    /// Whether the log is whole: start and end lines present and no bad line.
+    public var isComplete: Bool { totals.hasStartLine && totals.hasEndLine && totals.badLines.isEmpty }
+
+    /// Items never removed in a log without an end line: still in view when the log was cut.
+    public var itemsInViewWhenCut: [Item] { totals.hasEndLine ? [] : items.filter { !$0.removed } }
+
+    /// Summarises the records and bad lines of `reader`.
+    public init(_ reader: EventLogReader) {
+        var items: [Item] = []
+        var indexByID: [String: Int] = [:]
+        var valuesByID: [String: Set<String>] = [:]
+        var totals = Totals()
+        totals.badLines = reader.badLines
+        var highestFrame: Int?
+        var highestTime: Double?
+        var endLine: EventLogRecord?
+
+        for record in reader.records {
+            totals.eventsPerType[record.event.rawValue, default: 0] += 1
+            if let frame = record.frame { highestFrame = max(highestFrame ?? frame, frame) }
+            if let time = record.time { highestTime = max(highestTime ?? time, time) }
+            switch record.event {
+            case .start:
+                totals.hasStartLine = true
+                continue
+            case .end:
+                // Logs joined end to end: the last end line is the one that closes the report.
+                endLine = record
+                continue
+            case .add, .update, .remove:
+                break
+            }
+            // The reader drops change lines without an id or frame, so both are here.
+            guard let id = record.id, let frame = record.frame else { continue }
+            // A remove's own frame is the grace period after the last sighting; seen_frame is the sighting.
+            let seenFrame = record.seenFrame ?? frame
+            let seenTime = record.seenTime ?? record.time
+            let index: Int
+            if let known = indexByID[id] {
+                index = known
+            } else {
+                index = items.count
+                indexByID[id] = index
+                // An add is decided in the frame that first saw the item; any other first line means the log
+                // began after the item appeared, and its sighting is the earliest we know.
+                let isAdd = record.event == .add
+                items.append(Item(id: id, kind: nil, symbology: nil, value: nil, valueBase64: nil,
+                                  firstFrame: isAdd ? frame : seenFrame, firstTime: isAdd ? record.time : seenTime,
+                                  lastFrame: seenFrame, lastTime: seenTime, updates: 0, distinctValues: 0,
+                                  wasAdded: isAdd, removed: false))
+            }
+            var item = items[index]
+            item.kind = record.kind ?? item.kind
+            item.symbology = record.symbology ?? item.symbology
+            if let value = record.value {
+                item.value = value
+                item.valueBase64 = record.payloadBase64
+                // Two non-UTF-8 payloads can share a best reading: the bytes tell them apart.
+                valuesByID[id, default: []].insert(record.payloadBase64.map { "b64:" + $0 } ?? "text:" + value)
+                item.distinctValues = valuesByID[id]?.count ?? 0
+            }
+            item.lastFrame = seenFrame
+            item.lastTime = seenTime
+            switch record.event {
+            case .add:
+                item.wasAdded = true
+                item.removed = false
+            case .update:
+                item.updates += 1
+            case .remove:
+                item.removed = true
+            case .start, .end:
+                break
+            }
+            items[index] = item
+        }
+
+        for item in items {
+            totals.itemsPerKind[item.kind ?? "unknown", default: 0] += 1
+            if let symbology = item.symbology {
+                totals.itemsPerSymbology[symbology, default: 0] += 1
+            }
+        }
+        totals.hasEndLine = endLine != nil
+        totals.endReason = endLine?.reason
+        totals.endError = endLine?.error
+        totals.lastFrame = endLine?.frame ?? highestFrame
+        totals.duration = endLine?.time ?? highestTime
+        self.items = items
+        self.totals = totals
+    }
+}

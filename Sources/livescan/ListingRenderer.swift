@@ -1,0 +1,97 @@
+import Foundation
+import LiveScan
+
+/// Everything the live listing shows, as plain values: the renderer is a pure function of it.
+struct ListingState {
+    var source: SourceInfo
+    var framesProcessed = 0
+    var framesDropped = 0
+    /// Frames processed per second of wall time.
+    var processingRate = 0.0
+    var items: [RecognizedItem] = []
+    /// Media time at which each item was added, for its age.
+    var addedAt: [UUID: Double] = [:]
+    var currentTime = 0.0
+    var selected: UUID?
+    var isPaused = false
+    /// A one-line note in the footer: what the last key did.
+    var message: String?
+}
+
+/// Renders the listing: `height` lines, none wider than `width` columns (escape sequences excluded),
+/// usable from 80x24 up. Header, column titles, one row per item (scrolled to keep the selection in
+/// view), footer with the keys.
+enum ListingRenderer {
+    static let footerKeys = "↑/↓ select  Enter act  s snapshot  p pause  q quit"
+
+    static func render(_ state: ListingState, width: Int, height: Int, color: Bool) -> [String] {
+        let width = max(width, 20), height = max(height, 6)
+        var lines: [String] = []
+        let source = state.source
+        let fps = source.framesPerSecond > 0 ? String(format: " @ %.4g fps", source.framesPerSecond) : ""
+        lines.append(fit("LiveScan  \(TerminalSafeText.escape(source.name))  \(source.width)x\(source.height)\(fps)",
+                         width))
+        let barcodes = state.items.filter { if case .barcode = $0 { return true } else { return false } }.count
+        var status = "frames \(state.framesProcessed) (dropped \(state.framesDropped))  "
+            + String(format: "%.1f fps", state.processingRate)
+            + "  items \(state.items.count) (\(barcodes) barcode, \(state.items.count - barcodes) text)"
+        if state.isPaused {
+            status += "  PAUSED"
+        }
+        lines.append(fit(status, width))
+        let columns = Columns(width: width)
+        lines.append(fit(columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
+                                     position: "POSITION"), width))
+
+        let rowsAvailable = height - lines.count - 2
+        let selectedIndex = state.items.firstIndex { $0.id == state.selected }
+        let first = max(0, min((selectedIndex ?? 0) - rowsAvailable + 1, state.items.count - rowsAvailable))
+        for item in state.items.dropFirst(first).prefix(rowsAvailable) {
+            let age = max(0, state.currentTime - (state.addedAt[item.id] ?? state.currentTime))
+            let center = item.bounds.center
+            let confidence: Double
+            switch item {
+            case .barcode: confidence = 1
+            case let .text(text): confidence = text.confidence
+            }
+            let row = columns.row(id: ItemText.shortID(item), kind: ItemText.kind(item), value: ItemText.value(item),
+                                  confidence: String(format: "%.2f", confidence),
+                                  age: String(format: "%.1fs", age),
+                                  position: "\(Int(center.x)),\(Int(center.y))")
+            let selected = item.id == state.selected
+            let marked = (selected ? ">" : " ") + fit(row, width - 1)
+            lines.append(selected && color ? "\u{1B}[7m" + pad(marked, width) + "\u{1B}[0m" : marked)
+        }
+        while lines.count < height - 2 {
+            lines.append("")
+        }
+        lines.append(fit(state.message.map { TerminalSafeText.escape($0) } ?? "", width))
+        lines.append(fit(footerKeys, width))
+        return lines
+    }
+
+    /// Cuts `text` to `width` characters, marking the cut with "…".
+    static func fit(_ text: String, _ width: Int) -> String {
+        guard text.count > width else { return text }
+        return String(text.prefix(max(width - 1, 0))) + "…"
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Column widths for a terminal `width` wide: the value takes what the fixed columns leave.
+    private struct Columns {
+        let value: Int
+
+        init(width: Int) {
+            value = max(width - 1 - (8 + 1 + 10 + 1 + 1 + 4 + 1 + 6 + 1 + 9), 8)
+        }
+
+        func row(id: String, kind: String, value text: String, confidence: String, age: String,
+                 position: String) -> String {
+            [pad(fit(id, 8), 8), pad(fit(kind, 10), 10), pad(fit(text, value), value), pad(confidence, 4),
+             pad(fit(age, 6), 6), fit(position, 9)].joined(separator: " ")
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import LiveScan
+
+/// The full-screen listing shown while scanning when stdout is a terminal: redrawn in place (only
+/// the lines that changed), resized on SIGWINCH, driven by keys: arrows select, Enter acts on the
+/// selected item, `s` saves a snapshot, `p` pauses, `q` quits.
+final class LiveListing: ScanPresenter, @unchecked Sendable {
+    private let terminal = Terminal()
+    private let scanner: DataScanner
+    private let opensURLs: Bool
+    private let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    private let lock = NSLock()
+    private var state: ListingState
+    private var drawn: [String] = []
+    private var lastDraw = Date.distantPast
+    private var started = Date()
+    private var latestFrame: Frame?
+    private var keyReader: Thread?
+    private var resizeSource: DispatchSourceSignal?
+    private var running = true
+    /// Items added while the listing was up, printed zbarimg-style once the screen is restored.
+    private(set) var found: [RecognizedItem] = []
+
+    init(scanner: DataScanner, source: SourceInfo, opensURLs: Bool) {
+        self.scanner = scanner
+        self.opensURLs = opensURLs
+        state = ListingState(source: source)
+    }
+
+    func start() {
+        terminal.enter()
+        signal(SIGWINCH, SIG_IGN)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        resize.setEventHandler { [weak self] in self?.redraw(force: true) }
+        resize.resume()
+        resizeSource = resize
+        if isatty(STDIN_FILENO) == 1 {
+            let reader = Thread { [weak self] in self?.readKeys() }
+            reader.name = "LiveScan.keys"
+            reader.start()
+            keyReader = reader
+        }
+        redraw(force: true)
+    }
+
+    func changed(_ changes: ScanChanges) throws {
+        lock.withLock {
+            for item in changes.added {
+                state.addedAt[item.id] = changes.time
+                found.append(item)
+            }
+            for item in changes.removed {
+                state.addedAt[item.id] = nil
+            }
+            state.items = changes.allItems
+            if let selected = state.selected, !state.items.contains(where: { $0.id == selected }) {
+                state.selected = state.items.first?.id
+            } else if state.selected == nil {
+                state.selected = state.items.first?.id
+            }
+        }
+    }
+
+    func processed(_ frame: Frame, items: [RecognizedItem]) throws {
+        lock.withLock {
+            latestFrame = frame
+            state.framesProcessed += 1
+            state.currentTime = frame.time
+            state.items = items
+            state.processingRate = Double(state.framesProcessed) / max(Date().timeIntervalSince(started), 0.001)
+        }
+        redraw(force: false)
+    }
+
+    func finished(_ outcome: ScanOutcome) {
+        lock.withLock { running = false }
+        resizeSource?.cancel()
+        terminal.restore()
+    }
+
+    // MARK: - Drawing
+
+    private func redraw(force: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard running else { return }
+        let now = Date()
+        // A file decodes faster than a person reads: 15 redraws a second are plenty.
+        guard force || now.timeIntervalSince(lastDraw) >= 1.0 / 15 else { return }
+        lastDraw = now
+        let size = Terminal.size
+        let lines = ListingRenderer.render(state, width: size.width, height: size.height, color: color)
+        if force || drawn.count != lines.count {
+            drawn = Array(repeating: "\u{0}", count: lines.count)
+        }
+        var output = ""
+        for (row, line) in lines.enumerated() where drawn[row] != line {
+            output += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[K"
+        }
+        drawn = lines
+        terminal.write(output)
+    }
+
+    // MARK: - Keys
+
+    private func readKeys() {
+        while lock.withLock({ running }) {
+            guard let key = terminal.readKey(timeout: 0.2) else { continue }
+            handle(key)
+        }
+    }
+
+    func handle(_ key: Terminal.Key) {
+        switch key {
+        case .up, .down:
+            lock.withLock {
+                let ids = state.items.map(\.id)
+                guard !ids.isEmpty else { return }
+                let index = ids.firstIndex { $0 == state.selected } ?? 0
+                let next = key == .up ? max(index - 1, 0) : min(index + 1, ids.count - 1)
+                state.selected = ids[next]
+            }
+        case .enter:
+            act()
+        case .character("p"):
+            scanner.isPaused.toggle()
+            lock.withLock {
+                state.isPaused = scanner.isPaused
+                state.message = state.isPaused ? "paused" : "resumed"
+            }
+        case .character("q"):
+            scanner.requestStop()
+            scanner.isPaused = false
+        case .character("s"):
+            snapshot()
+        default:
+            return
+        }
+        redraw(force: true)
+    }
+
+    /// Enter: a URL is shown (and opened with `--open`); anything else goes to the clipboard via OSC 52.
+    private func act() {
+        guard let item = lock.withLock({ state.items.first { $0.id == state.selected } }) else { return }
+        scanner.tap(on: item)
+        let value = item.value
+        var message: String
+        if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+            message = "URL: \(value)"
+            if opensURLs {
+                message += open(value) ? " (opened)" : " (xdg-open not available)"
+            }
+        } else {
+            // OSC 52 asks the terminal to set its clipboard; the value travels base64-encoded, so nothing
+            // in it can act on the terminal.
+            terminal.write("\u{1B}]52;c;\(Data(value.utf8).base64EncodedString())\u{07}")
+            message = "copied to the clipboard (OSC 52): \(value)"
+        }
+        lock.withLock { state.message = message }
+    }
+
+    private func open(_ url: String) -> Bool {
+        guard let opener = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return (try? process.run()) != nil
+    }
+
+    private func snapshot() {
+        let (frame, items) = lock.withLock { (latestFrame, state.items) }
+        guard let frame else { return }
+        let path = "livescan-snapshot-\(frame.index).png"
+        let message: String
+        do {
+            try Snapshot.write(frame: frame, items: items, to: path)
+            message = "saved \(path)"
+        } catch {
+            message = "snapshot failed: \(error)"
+        }
+        lock.withLock { state.message = message }
+    }
+}

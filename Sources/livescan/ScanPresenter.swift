@@ -1,0 +1,54 @@
+import LiveScan
+
+/// What the command shows while a scan runs. Calls come on the scanner's worker thread, in order;
+/// a thrown `ScanError` stops the scan (`outputClosed` quietly).
+protocol ScanPresenter: AnyObject {
+    func changed(_ changes: ScanChanges) throws
+    func processed(_ frame: Frame, items: [RecognizedItem]) throws
+    func finished(_ outcome: ScanOutcome)
+}
+
+extension ScanPresenter {
+    func processed(_ frame: Frame, items: [RecognizedItem]) throws {}
+    func finished(_ outcome: ScanOutcome) {}
+}
+
+/// zbarimg's habit: one line per item found, when it is first recognised (`qr:payload`, `text:...`;
+/// `--raw`: the value alone).
+final class FindingLines: ScanPresenter {
+    private let output: LineOutput
+    private let raw: Bool
+
+    init(output: LineOutput, raw: Bool) {
+        self.output = output
+        self.raw = raw
+    }
+
+    func changed(_ changes: ScanChanges) throws {
+        try print(changes.added)
+    }
+
+    func print(_ items: [RecognizedItem]) throws {
+        for item in items {
+            try output.write(raw ? ItemText.value(item) : "\(ItemText.kind(item)):\(ItemText.value(item))")
+        }
+    }
+}
+
+/// `--changes`: one line per event, `+` added, `~` updated, `-` removed, with the short id:
+/// `+ 3f2a9c1d qr https://example.com`.
+final class ChangeLines: ScanPresenter {
+    private let output: LineOutput
+
+    init(output: LineOutput) {
+        self.output = output
+    }
+
+    func changed(_ changes: ScanChanges) throws {
+        for (mark, items) in [("-", changes.removed), ("+", changes.added), ("~", changes.updated)] {
+            for item in items {
+                try output.write("\(mark) \(ItemText.shortID(item)) \(ItemText.kind(item)) \(ItemText.value(item))")
+            }
+        }
+    }
+}

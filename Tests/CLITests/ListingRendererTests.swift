@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import livescan
+import LiveScan
+
+@Suite struct ListingRendererTests {
+    let source = SourceInfo(name: "shelf.mp4", width: 1280, height: 720, framesPerSecond: 30, frameCount: 300)
+
+    func barcode(_ payload: String, id: Int, x: Double = 100) -> RecognizedItem {
+        .barcode(.init(id: UUID(uuidString: String(format: "%08X-0000-4000-8000-000000000000", id))!,
+                       bounds: Bounds(x: x, y: 50, width: 80, height: 80), payloadStringValue: payload,
+                       payloadData: Data(payload.utf8), symbology: .qr, frameIndex: 0, time: 0))
+    }
+
+    @Test func rendersHeaderRowsAndFooterWithinTheTerminal() {
+        var state = ListingState(source: source)
+        state.framesProcessed = 42
+        state.processingRate = 29.5
+        state.items = [barcode("https://example.com/item/4711", id: 0xABCDEF01),
+                       barcode(String(repeating: "long payload ", count: 20), id: 2, x: 400)]
+        state.addedAt = [state.items[0].id: 1.0]
+        state.currentTime = 2.5
+        state.selected = state.items[0].id
+        let lines = ListingRenderer.render(state, width: 80, height: 24, color: false)
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(lines[0] == "LiveScan  shelf.mp4  1280x720 @ 30 fps")
+        #expect(lines[1] == "frames 42 (dropped 0)  29.5 fps  items 2 (2 barcode, 0 text)")
+        #expect(lines[2].hasPrefix("ID       KIND       VALUE"))
+        #expect(lines[3] == ">abcdef01 qr         https://example.com/item/4711         1.00 1.5s   140,90")
+        #expect(lines[4].hasPrefix(" 00000002 qr         long payload long payload"))
+        #expect(lines[4].contains("…"))
+        #expect(lines[23] == ListingRenderer.footerKeys)
+    }
+
+    @Test func hostilePayloadIsShownEscapedInTheListing() {
+        var state = ListingState(source: source)
+        state.items = [barcode("\u{1B}]52;c;aGk=\u{07}\u{1B}[2J", id: 1)]
+        let lines = ListingRenderer.render(state, width: 100, height: 10, color: true)
+        #expect(!lines.joined().contains("\u{1B}]"))
+        #expect(!lines.joined().contains("\u{07}"))
+        #expect(lines[3].contains("\\e]52;c;aGk=\\x07\\e[2J"))
+    }
+
+    @Test func selectionStaysInViewWhenItemsOverflow() {
+        var state = ListingState(source: source)
+        state.items = (1...40).map { barcode("item \($0)", id: $0, x: Double($0)) }
+        state.selected = state.items[35].id
+        let lines = ListingRenderer.render(state, width: 80, height: 24, color: false)
+        #expect(lines.count == 24)
+        #expect(lines.contains { $0.hasPrefix(">00000024") })
+    }
+
+    @Test func colourOnlyMarksTheSelectionWhenAllowed() {
+        var state = ListingState(source: source)
+        state.items = [barcode("a", id: 1)]
+        state.selected = state.items[0].id
+        #expect(ListingRenderer.render(state, width: 80, height: 24, color: true)[3].hasPrefix("\u{1B}[7m"))
+        #expect(!ListingRenderer.render(state, width: 80, height: 24, color: false).joined().contains("\u{1B}"))
+    }
+
+    @Test func keysParse() {
+        #expect(Terminal.parseKey([0x1B, 0x5B, 0x41]) == .up)
+        #expect(Terminal.parseKey([0x1B, 0x4F, 0x42]) == .down)
+        #expect(Terminal.parseKey([0x0D]) == .enter)
+        #expect(Terminal.parseKey([0x71]) == .character("q"))
+        #expect(Terminal.parseKey([0x1B]) == nil)
+    }
+}
