@@ -62,7 +62,7 @@ do {
 
     let recognizer = try TesseractTextRecognizer()
     let barcodes = try ZXingBarcodeDetector().detect(in: frame).map(\.bounds)
-    let (regionTime, regions) = try measure { try recognizer.textRegions(in: frame) }
+    let (regionTime, regions) = try measure { try recognizer.lineRegions(in: frame) }
     row("text line localisation (gradient grouping)", regionTime, "\(regions.count) candidate regions")
     let (linesTime, read) = try measure { try recognizer.recognize(in: frame, excluding: barcodes) }
     row("localise + Tesseract PSM 7 per line crop", linesTime, linesExact(read))

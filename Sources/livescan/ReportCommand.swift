@@ -63,8 +63,9 @@ enum ReportCommand {
         let report = EventLogReport(reader)
         switch format {
         case .table:
-            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
-            write(ReportTable.render(report, width: columns.flatMap { $0 > 0 ? $0 : nil } ?? 100))
+            // COLUMNS first (scripts set it), then the terminal's own width, then 100 for pipes.
+            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+            write(ReportTable.render(report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
         case .csv:
             write(ReportCSV.render(report))
             // CSV is data: the notes that the table prints below itself go to stderr, out of the data's way.

@@ -7,6 +7,7 @@ let help = """
 livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on Linux)
 
 Usage: livescan scan [options] SOURCE...
+       livescan report [--csv | --json] EVENTS.jsonl
        livescan --help | --version
 
 SOURCE is an image, a folder of images (read in name order), a video file or an
@@ -32,7 +33,11 @@ Options of scan:
   -h, --help         show this help
   --version          show the version
 
-Exit status: 0 something found, 4 nothing found, 1 an input could not be read,
+report reads an event log (- for standard input) and prints one row per item
+(id, kind, value, first and last seen, dwell time, updates) and totals; bad or
+cut lines are counted, never fatal. --csv and --json give the same as data.
+
+Exit status of scan: 0 something found, 4 nothing found, 1 an input could not be read,
 2 usage error (including a language whose data is not installed), 130/143 interrupted.
 """
 

@@ -158,7 +158,7 @@ import Testing
         #expect(items.map { $0["id"] as? String } == [Self.codeID, Self.lineID])
         #expect(items[1]["value"] as? String == Self.tricky)
         #expect(items[0]["last_frame"] as? Int == 7)
-        #expect((items[0]["dwell_time"] as? NSNumber).map { abs($0.doubleValue - 0.5) < 1e-9 } == true)
+        #expect((items[0]["dwell_time"] as? NSNumber)?.doubleValue == 0.5)
         let totals = try #require(object["totals"] as? [String: Any])
         #expect(totals["items"] as? Int == 2)
         #expect(totals["frames"] as? Int == 20)

@@ -65,6 +65,30 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(updates.count >= 10)
     }
 
+    @Test func changesPrintOneLinePerEventAndOnceStopsAtTheFirstItem() throws {
+        let video = folder.appendingPathComponent("changes.mp4")
+        try SceneRenderer(scene: shortScene(frames: 30)).writeVideo(to: video.path)
+        let events = folder.appendingPathComponent("changes.jsonl")
+        let changes = try Livescan.run(["scan", "--changes", "--types", "qr", video.path, "--events", events.path])
+        #expect(changes.status == 0)
+        let log = try eventLog(at: events).filter { ["add", "update", "remove"].contains($0["event"] as? String) }
+        // Same events, same order, as the log: "+ id8 qr payload".
+        #expect(changes.outputLines.count == log.count)
+        let marks = ["add": "+", "update": "~", "remove": "-"]
+        let expectedLines = log.map { event -> String in
+            let id = String((event["id"] as? String ?? "").prefix(8))
+            return "\(marks[event["event"] as? String ?? ""]!) \(id) qr \(event["payload"] as? String ?? "")"
+        }
+        #expect(Set(changes.outputLines) == Set(expectedLines))
+        #expect(changes.outputLines.first?.hasPrefix("+ ") == true)
+        #expect(changes.outputLines.last?.hasPrefix("- ") == true)
+
+        let once = try Livescan.run(["scan", "--once", "--raw", "--types", "qr", video.path])
+        #expect(once.status == 0)
+        #expect(once.outputLines.count == 1)
+        #expect(["https://livescan.example/a", "SHELF-B-0042"].contains(once.outputLines.first ?? ""))
+    }
+
     @Test func rawPrintsPayloadsOnlyAndTypesFilter() throws {
         let image = folder.appendingPathComponent("two.png")
         let renderer = try SceneRenderer(scene: shortScene(frames: 1))

@@ -183,12 +183,25 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
     }
 }
 
-/// Returns the same lines of text every frame.
-struct ScriptedTextRecognizer: TextRecognizer {
+/// Finds the same lines of text every frame and counts how often it is asked to read one.
+final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
     let lines: [Observation]
+    private let lock = NSLock()
+    private var storedReads = 0
 
-    func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
-        lines
+    init(lines: [Observation]) {
+        self.lines = lines
+    }
+
+    var reads: Int { lock.withLock { storedReads } }
+
+    func lineRegions(in frame: Frame) throws -> [Bounds] {
+        lines.map(\.bounds)
+    }
+
+    func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
+        lock.withLock { storedReads += 1 }
+        return lines.first { $0.bounds == region }
     }
 }
 
@@ -208,6 +221,27 @@ struct ScriptedTextRecognizer: TextRecognizer {
         #expect(TextContentType.shipmentTrackingNumber.matches("1Z999AA10123456784"))
         #expect(TextContentType.shipmentTrackingNumber.matches("RA123456789DE"))
         #expect(!TextContentType.shipmentTrackingNumber.matches("Order 4711"))
+    }
+
+    @Test func settledLinesAreNotReadEveryFrame() throws {
+        let lines = [line("Aisle 7 Shelf B", x: 0, y: 0), line("Keep dry and cool", x: 0, y: 100)]
+        let recognizer = ScriptedTextRecognizer(lines: lines)
+        let scanner = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: recognizer)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: 60))
+        scanner.waitUntilFinished()
+        // Each line: read in frames 0 and 1 (they agree), then again every 15 frames: 16, 31 and 46.
+        #expect(recognizer.reads == 2 * 5)
+        #expect(delegate.calls == ["start", "add Aisle 7 Shelf B,Keep dry and cool",
+                                   "remove Aisle 7 Shelf B,Keep dry and cool", "finish eof"])
+
+        let everyFrame = ScriptedTextRecognizer(lines: lines)
+        let uncached = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: everyFrame,
+                                   isHighFrameRateTrackingEnabled: false)
+        try uncached.startScanning(BlankFrameSource(count: 60))
+        uncached.waitUntilFinished()
+        #expect(everyFrame.reads == 2 * 60)
     }
 
     @Test func scannerKeepsOnlyLinesOfTheWantedType() throws {

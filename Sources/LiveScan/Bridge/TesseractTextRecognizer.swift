@@ -24,16 +24,7 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         idleEngines.append(try TesseractEngine(options: options))
     }
 
-    public func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
-        let regions = try textRegions(in: frame).filter { region in
-            !excluded.contains { $0.intersectionOverUnion(region) > 0 && overlapFraction(region, $0) > 0.3 }
-        }
-        return try withEngine { engine in
-            try regions.compactMap { try engine.readLine(in: frame, region: $0) }
-        }
-    }
-
-    /// Reads one known region as a single line (used to re-read a tracked item without searching again).
+    /// Reads `region` with Tesseract in single-line mode (PSM 7), the crop scaled to `cropHeight`.
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
         try withEngine { try $0.readLine(in: frame, region: region) }
     }
@@ -44,8 +35,8 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         try withEngine { try $0.readPage(in: frame) }
     }
 
-    /// Candidate line rectangles, before reading.
-    public func textRegions(in frame: Frame) throws -> [Bounds] {
+    /// Candidate line rectangles (`CB_TextRegions_find`), margins included, before reading.
+    public func lineRegions(in frame: Frame) throws -> [Bounds] {
         var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
         var rects: UnsafeMutablePointer<CB_Rect>?
@@ -71,15 +62,6 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         }
         return try body(engine)
     }
-}
-
-/// The part of `inner`'s bounding box covered by `outer`'s, 0...1.
-private func overlapFraction(_ inner: Bounds, _ outer: Bounds) -> Double {
-    let a = inner.boundingBox, b = outer.boundingBox
-    let width = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX))
-    let height = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
-    let area = (a.maxX - a.minX) * (a.maxY - a.minY)
-    return area > 0 ? width * height / area : 0
 }
 
 /// One `tesseract::TessBaseAPI`, used by one thread at a time.

@@ -1,7 +1,33 @@
-/// Finds and reads lines of text in a frame. Implementations are safe to call from several threads.
+/// Finds and reads lines of text in a frame, in two steps so that a scanner can skip re-reading lines
+/// it already knows. Implementations are safe to call from several threads.
 public protocol TextRecognizer: Sendable {
+    /// Where lines of text are (cheap: about 1.5 ms for a 720p frame).
+    func lineRegions(in frame: Frame) throws -> [Bounds]
+    /// Reads one region as a single line; nil when nothing legible is there (about 10 ms a line).
+    func readLine(in frame: Frame, region: Bounds) throws -> Observation?
+}
+
+extension TextRecognizer {
     /// Every line of text in the frame, except inside `excluded` areas (codes already decoded there).
-    func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation]
+    public func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
+        try lineRegions(in: frame).filter { !$0.isMostlyCovered(by: excluded) }
+            .compactMap { try readLine(in: frame, region: $0) }
+    }
+}
+
+extension Bounds {
+    /// True when more than 30% of this box lies inside one of `others`: a text region on a barcode.
+    func isMostlyCovered(by others: [Bounds]) -> Bool {
+        let a = boundingBox
+        let area = (a.maxX - a.minX) * (a.maxY - a.minY)
+        guard area > 0 else { return false }
+        return others.contains { other in
+            let b = other.boundingBox
+            let width = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX))
+            let height = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
+            return width * height / area > 0.3
+        }
+    }
 }
 
 /// The knobs of LiveScan's text path: where lines are looked for, and how crops are read.

@@ -35,10 +35,12 @@ public struct EventLogReport: Sendable, Equatable {
         /// still in view when the log was cut.
         public var removed: Bool
 
-        /// Media time between its first and last sighting, in seconds; nil when a line lacks its time.
+        /// Media time between its first and last sighting, in seconds, to the microsecond; nil when a line lacks
+        /// its time.
         public var dwellTime: Double? {
             guard let firstTime, let lastTime else { return nil }
-            return lastTime - firstTime
+            // Rounded so that 0.7 - 0.2 reads 0.5 in CSV and JSON, not 0.49999999999999994.
+            return ((lastTime - firstTime) * 1_000_000).rounded() / 1_000_000
         }
 
         /// What the item is called in a listing: the symbology for barcodes, `text` for text.

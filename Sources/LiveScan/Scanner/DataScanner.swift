@@ -11,8 +11,9 @@ public final class DataScanner: @unchecked Sendable {
     /// Report every item (true) or only the one nearest the centre of the region of interest
     /// (false, VisionKit's default).
     public let recognizesMultipleItems: Bool
-    /// Keep item bounds current between recognitions (default true). Not yet acted on: every frame is
-    /// recognised in full, so bounds are always current.
+    /// Keep text bounds current between OCR runs (default true): lines are located in every frame
+    /// (cheap) but a line that has read the same twice is re-read only twice a second (`TextReadingCache`).
+    /// When false, every line is read in every frame.
     public let isHighFrameRateTrackingEnabled: Bool
     /// Whether outputs draw item highlights (default false). Not yet acted on: no output draws yet.
     public let isHighlightingEnabled: Bool
@@ -70,8 +71,10 @@ public final class DataScanner: @unchecked Sendable {
 
     /// A scanner with engines of the caller's choosing (test doubles, a different detector).
     public convenience init(recognizedDataTypes: Set<RecognizedDataType>, barcodeDetector: (any BarcodeDetector)?,
-                            textRecognizer: (any TextRecognizer)?, recognizesMultipleItems: Bool = true) {
-        self.init(recognizedDataTypes: recognizedDataTypes, recognizesMultipleItems: recognizesMultipleItems)
+                            textRecognizer: (any TextRecognizer)?, recognizesMultipleItems: Bool = true,
+                            isHighFrameRateTrackingEnabled: Bool = true) {
+        self.init(recognizedDataTypes: recognizedDataTypes, recognizesMultipleItems: recognizesMultipleItems,
+                  isHighFrameRateTrackingEnabled: isHighFrameRateTrackingEnabled)
         self.barcodeDetector = barcodeDetector
         self.textRecognizer = textRecognizer
         enginesInjected = true
@@ -194,6 +197,7 @@ public final class DataScanner: @unchecked Sendable {
         delegate?.dataScanner(self, didStartWith: source.info)
         var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
         var selection = SingleItemSelection()
+        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled ? TextReadingCache() : nil
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -207,7 +211,7 @@ public final class DataScanner: @unchecked Sendable {
             }
             do {
                 guard let frame = try source.nextFrame() else { break }
-                let observations = try recognize(frame)
+                let observations = try recognize(frame, textCache: &textCache)
                 var changes = tracker.update(observations, frame: frame.index, time: frame.time)
                 var items = tracker.items
                 if !recognizesMultipleItems {
@@ -237,15 +241,39 @@ public final class DataScanner: @unchecked Sendable {
         return outcome
     }
 
-    private func recognize(_ frame: Frame) throws -> [Observation] {
-        var observations = try barcodeDetector?.detect(in: frame) ?? []
-        if let textRecognizer {
-            var lines = try textRecognizer.recognize(in: frame, excluding: observations.map(\.bounds))
-            if let wanted = textContentTypes {
-                lines = lines.filter { line in wanted.contains { $0.matches(line.transcript ?? "") } }
+    /// Barcodes and text of one frame. The two engines run side by side (one core each); text inside a
+    /// decoded code is dropped afterwards, and the reading cache keeps Tesseract to lines that are new.
+    private func recognize(_ frame: Frame, textCache: inout TextReadingCache?) throws -> [Observation] {
+        let regions = try textRecognizer?.lineRegions(in: frame) ?? []
+        let results = ConcurrentResults()
+        results.textCache = textCache
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            do {
+                if task == 0 {
+                    results.barcodes = try barcodeDetector?.detect(in: frame) ?? []
+                } else if let textRecognizer {
+                    let read = { (region: Bounds) in try textRecognizer.readLine(in: frame, region: region) }
+                    if var cache = results.textCache {
+                        results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
+                        results.textCache = cache
+                    } else {
+                        results.lines = try regions.compactMap(read)
+                    }
+                }
+            } catch {
+                results.record(error)
             }
-            observations += lines
         }
+        textCache = results.textCache
+        if let error = results.error {
+            throw error
+        }
+        let barcodeBounds = results.barcodes.map(\.bounds)
+        var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: barcodeBounds) }
+        if let wanted = textContentTypes {
+            lines = lines.filter { line in wanted.contains { $0.matches(line.transcript ?? "") } }
+        }
+        var observations = results.barcodes + lines
         if let region = regionOfInterest {
             let box = region.boundingBox
             observations = observations.filter {
@@ -273,5 +301,22 @@ public final class DataScanner: @unchecked Sendable {
             delegate?.dataScanner(self, didUpdate: changes.updated, allItems: items)
         }
         itemsContinuation.yield(items)
+    }
+}
+
+/// What the two engines of one frame found, written from two threads (each its own field).
+private final class ConcurrentResults: @unchecked Sendable {
+    var barcodes: [Observation] = []
+    var lines: [Observation] = []
+    var textCache: TextReadingCache?
+    private let lock = NSLock()
+    private(set) var error: Error?
+
+    func record(_ failure: Error) {
+        lock.withLock {
+            if error == nil {
+                error = failure
+            }
+        }
     }
 }
