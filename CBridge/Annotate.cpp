@@ -18,6 +18,12 @@ const cv::Scalar labelInk(0, 0, 0);
 
 constexpr size_t maxLabelCharacters = 40;
 
+// Barcode outlines go around the quad enlarged by 8% on each side. Linear readers need a quiet zone of
+// several modules before the first bar (zxing-cpp's Code 128 reader wants 5), which is 3-8% of a code's
+// width; a line in it makes the annotated output unreadable. Text needs no such margin.
+constexpr float barcodeGrowth = 1.16f;
+constexpr float textGrowth = 1.0f;
+
 /// Line width, font size and spacing for one image: fixed pixel sizes vanish on 4K frames and swamp small ones.
 struct Style {
     int lineThickness;
@@ -66,12 +72,17 @@ std::string printableLabel(const char *label) {
     return printable;
 }
 
-/// The quad moved outwards by `offset` on every side (each corner along its mitre), so a line of that
-/// half-width drawn on it stays off the item. Degenerate quads (no area) are returned as they are.
-std::vector<cv::Point2f> outline(const CB_Quad &quad, float offset) {
+/// The quad scaled about its centre by `growth`, then moved outwards by `offset` on every side (each corner
+/// along its mitre), so a line of that half-width drawn on it stays off the item. Degenerate quads (no
+/// area) are only scaled.
+std::vector<cv::Point2f> outline(const CB_Quad &quad, float growth, float offset) {
+    cv::Point2f centre(0, 0);
+    for (int index = 0; index < 4; ++index) {
+        centre += cv::Point2f(quad.x[index], quad.y[index]) * 0.25f;
+    }
     std::vector<cv::Point2f> corners(4);
     for (int index = 0; index < 4; ++index) {
-        corners[index] = cv::Point2f(quad.x[index], quad.y[index]);
+        corners[index] = centre + (cv::Point2f(quad.x[index], quad.y[index]) - centre) * growth;
     }
     float twiceArea = 0;
     for (int index = 0; index < 4; ++index) {
@@ -111,24 +122,56 @@ cv::Point pixel(const cv::Point2f &point, const cv::Size &size) {
                      static_cast<int>(std::lround(std::clamp(point.y, -limit, limit))));
 }
 
-/// The label's filled box, just above the outline's bounding box, else just below it, always inside the
-/// image (overlapping the item only when it is nearly as tall as the image).
-void drawLabel(cv::Mat &canvas, const std::string &label, const cv::Rect &itemBox, const cv::Scalar &fill,
+/// Where a label box of `size` goes: just above the item's outline, else just below it, else the same
+/// right-aligned, whichever covers the least of every item's outline box and of the labels placed so far
+/// (a label over a neighbour would hide it and can make it unreadable in the output). Always inside the image.
+cv::Rect placeLabel(const cv::Size &size, size_t item, const std::vector<cv::Rect> &itemBoxes,
+                    const std::vector<cv::Rect> &placedLabels, const cv::Size &image) {
+    const cv::Rect &own = itemBoxes[item];
+    const int above = own.y - size.height;
+    const int below = own.y + own.height;
+    const int left = own.x;
+    const int right = own.x + own.width - size.width;
+    const cv::Point candidates[] = {{left, above}, {left, below}, {right, above}, {right, below}};
+    cv::Rect best;
+    long bestOverlap = -1;
+    for (const auto &candidate : candidates) {
+        const cv::Rect box(std::clamp(candidate.x, 0, std::max(0, image.width - size.width)),
+                           std::clamp(candidate.y, 0, std::max(0, image.height - size.height)), size.width,
+                           size.height);
+        long overlap = 0;
+        for (const auto &other : itemBoxes) {
+            overlap += (box & other).area();
+        }
+        for (const auto &other : placedLabels) {
+            overlap += (box & other).area();
+        }
+        if (bestOverlap < 0 || overlap < bestOverlap) {
+            best = box;
+            bestOverlap = overlap;
+        }
+    }
+    return best;
+}
+
+/// Draws `label` in a filled box at `box` (sized by `labelSize`).
+void drawLabel(cv::Mat &canvas, const std::string &label, const cv::Rect &box, const cv::Scalar &fill,
                const Style &style) {
+    cv::rectangle(canvas, box, fill, cv::FILLED);
     int baseline = 0;
     const cv::Size text =
         cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, style.fontScale, style.fontThickness, &baseline);
-    const cv::Size box(text.width + 2 * style.padding, text.height + baseline + 2 * style.padding);
-    int top = itemBox.y - box.height;
-    if (top < 0) {
-        top = itemBox.y + itemBox.height;
-    }
-    top = std::clamp(top, 0, std::max(0, canvas.rows - box.height));
-    const int left = std::clamp(itemBox.x, 0, std::max(0, canvas.cols - box.width));
-    cv::rectangle(canvas, cv::Rect(cv::Point(left, top), box), fill, cv::FILLED);
-    const cv::Point origin(left + style.padding, top + style.padding + text.height);
+    const cv::Point origin(box.x + style.padding, box.y + style.padding + text.height);
     cv::putText(canvas, label, origin, cv::FONT_HERSHEY_SIMPLEX, style.fontScale, labelInk, style.fontThickness,
                 cv::LINE_AA);
+}
+
+/// The size of the filled box around `label`.
+cv::Size labelSize(const std::string &label, const Style &style) {
+    int baseline = 0;
+    const cv::Size text =
+        cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, style.fontScale, style.fontThickness, &baseline);
+    return cv::Size(text.width + 2 * style.padding, text.height + baseline + 2 * style.padding);
 }
 
 }  // namespace
@@ -157,22 +200,30 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
     for (size_t index = 0; index < count; ++index) {
         const auto &annotation = annotations[index];
         std::vector<cv::Point> points;
-        for (const auto &point : outline(annotation.quad, style.outlineOffset)) {
+        const float growth = annotation.kind == CB_ANNOTATION_TEXT ? textGrowth : barcodeGrowth;
+        for (const auto &point : outline(annotation.quad, growth, style.outlineOffset)) {
             points.push_back(pixel(point, canvas.size()));
         }
         const auto &color = annotation.kind == CB_ANNOTATION_TEXT ? textColor : barcodeColor;
         cv::polylines(canvas, points, true, color, style.lineThickness, cv::LINE_AA);
-        // The box the drawn line covers, its outer half included.
+        // The part of the image the outline encloses, the line's outer half included. Clipped to the image:
+        // only the visible part matters for placing labels, and it keeps the areas summed there small.
         const int half = (style.lineThickness + 1) / 2;
         const cv::Rect box = cv::boundingRect(points);
-        itemBoxes[index] = cv::Rect(box.x - half, box.y - half, box.width + 2 * half, box.height + 2 * half);
+        itemBoxes[index] = cv::Rect(box.x - half, box.y - half, box.width + 2 * half, box.height + 2 * half) &
+                           cv::Rect(0, 0, canvas.cols, canvas.rows);
     }
+    std::vector<cv::Rect> placedLabels;
     for (size_t index = 0; index < count; ++index) {
         const std::string label = printableLabel(annotations[index].label);
-        if (!label.empty()) {
-            const auto &fill = annotations[index].kind == CB_ANNOTATION_TEXT ? textColor : barcodeColor;
-            drawLabel(canvas, label, itemBoxes[index], fill, style);
+        // An item wholly outside the image gets no label: there is nothing in view for it to name.
+        if (label.empty() || itemBoxes[index].empty()) {
+            continue;
         }
+        const cv::Rect box = placeLabel(labelSize(label, style), index, itemBoxes, placedLabels, canvas.size());
+        const auto &fill = annotations[index].kind == CB_ANNOTATION_TEXT ? textColor : barcodeColor;
+        drawLabel(canvas, label, box, fill, style);
+        placedLabels.push_back(box);
     }
     *out_image = copy.release();
     return CB_OK;

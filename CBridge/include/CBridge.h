@@ -83,8 +83,17 @@ typedef struct CB_CaptureInfo {
 
 /** Opens a video file, an image sequence pattern (`img_%03d.png`) or a URL (FFmpeg backend). */
 CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture);
-/** Opens camera `index` (V4L2). CB_OPEN_FAILED when there is no such camera. */
-CB_Status CB_Capture_open_camera(int index, CB_Capture **out_capture);
+/**
+ * Opens a network stream (FFmpeg backend) whose open and every read give up after `timeout_ms`
+ * (CAP_PROP_OPEN_TIMEOUT_MSEC / CAP_PROP_READ_TIMEOUT_MSEC): without them a udp source whose sender
+ * stops blocks a read for ever.
+ */
+CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, CB_Capture **out_capture);
+/**
+ * Opens camera `index` (V4L2, /dev/video<index>), asking for `width`x`height` at `fps` (0 = the
+ * camera's default). CB_OPEN_FAILED when there is no such camera or it is busy.
+ */
+CB_Status CB_Capture_open_camera(int index, int width, int height, double fps, CB_Capture **out_capture);
 void CB_Capture_delete(CB_Capture *capture);
 CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info);
 /**
@@ -229,9 +238,11 @@ typedef struct CB_Annotation {
 
 /**
  * Draws `count` annotations on a new copy of `image`; `image` itself is never changed, since frames are
- * shared between threads. Each quad is outlined a few pixels outside its corners (line width grows with
- * the image) so the symbol under it stays readable; its label sits in a filled box just above the quad,
- * below it when there is no room above, always inside the image. Free the copy with CB_Image_delete.
+ * shared between threads. Each quad is outlined a few pixels outside its corners (barcodes: around the quad
+ * enlarged by 8% a side, clear of the quiet zone), so the symbol stays readable in the output; line width
+ * and font grow with the image. Each label sits in a filled box just above or below its outline, wherever
+ * it covers least of the other items and labels, always inside the image. Free the copy with
+ * CB_Image_delete. CB_INVALID_ARGUMENT for an unknown kind or a corner that is not a finite number.
  */
 CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Annotation *annotations, size_t count,
                                   CB_Image **out_image);

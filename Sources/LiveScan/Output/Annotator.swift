@@ -5,8 +5,10 @@ import Foundation
 /// frame it is given (`cv::VideoWriter`, FFmpeg backend); an image annotator keeps the last frame and writes
 /// it on `finish()`. Feed it from `DataScannerDelegate.dataScanner(_:didProcess:allItems:)`.
 ///
-/// Outlines are drawn a few pixels outside each item, so the annotated output still scans. Labels are drawn
-/// in a Hershey font, which has ASCII only: other characters show as '?', and labels are cut to 40 characters.
+/// Outlines are drawn a few pixels outside each item (barcodes: clear of the quiet zone), and labels are placed
+/// where they cover least of the other items, so the annotated output still scans (`CB_Image_copy_annotated`).
+/// Labels are drawn in a Hershey font, which has ASCII only: other characters show as '?', and labels are cut
+/// to 40 characters.
 /// Safe to call from any thread; calls are serialised.
 public final class Annotator: @unchecked Sendable {
     /// Extensions written as a single image (`cv::imwrite`); video extensions are .mp4, .mkv, .mov and .avi.
@@ -115,7 +117,8 @@ public final class Annotator: @unchecked Sendable {
     private static func checkImagePath(_ path: String) throws {
         guard isImagePath(path) else {
             let known = imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
-            throw ScanError.invalidParameter(parameter: "path", reason: "'\(path)' is not an image file name: use \(known)")
+            throw ScanError.invalidParameter(parameter: "path",
+                                             reason: "'\(path)' is not an image file name: use \(known)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
