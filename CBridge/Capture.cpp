@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 struct CB_Capture {
     cv::VideoCapture capture;
@@ -51,13 +52,34 @@ extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_c
     CB_CATCH
 }
 
-extern "C" CB_Status CB_Capture_open_camera(int index, CB_Capture **out_capture) {
+extern "C" CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, CB_Capture **out_capture) {
     CB_TRY
-    CB_REQUIRE(index >= 0 && out_capture != nullptr, "CB_Capture_open_camera: negative index");
+    CB_REQUIRE(url != nullptr && *url != '\0' && out_capture != nullptr, "CB_Capture_open_stream: empty URL");
+    CB_REQUIRE(timeout_ms > 0, "CB_Capture_open_stream: timeout must be positive");
     *out_capture = nullptr;
     quietLibraryLogs();
     auto capture = std::make_unique<CB_Capture>();
-    capture->capture.open(index, cv::CAP_V4L2);
+    capture->capture.open(url, cv::CAP_FFMPEG,
+                          {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC, timeout_ms});
+    return finishOpen(std::move(capture), out_capture, url);
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Capture_open_camera(int index, int width, int height, double fps, CB_Capture **out_capture) {
+    CB_TRY
+    CB_REQUIRE(index >= 0 && out_capture != nullptr, "CB_Capture_open_camera: negative index");
+    CB_REQUIRE(width >= 0 && height >= 0 && fps >= 0, "CB_Capture_open_camera: negative size or rate");
+    *out_capture = nullptr;
+    quietLibraryLogs();
+    auto capture = std::make_unique<CB_Capture>();
+    std::vector<int> mode;
+    if (width > 0 && height > 0) {
+        mode.insert(mode.end(), {cv::CAP_PROP_FRAME_WIDTH, width, cv::CAP_PROP_FRAME_HEIGHT, height});
+    }
+    capture->capture.open(index, cv::CAP_V4L2, mode);
+    if (capture->capture.isOpened() && fps > 0) {
+        capture->capture.set(cv::CAP_PROP_FPS, fps);
+    }
     return finishOpen(std::move(capture), out_capture, "camera " + std::to_string(index));
     CB_CATCH
 }

@@ -4,7 +4,7 @@ import LiveScan
 /// The one way the command reports failures: a single `Error: ...` line on stderr.
 enum Diagnostics {
     static let usageLine = "Usage: livescan scan [--types LIST] [--languages LIST] [--quality LEVEL] [--raw] "
-        + "[--changes | --once] [--single] [--events PATH] [--tracker SETTINGS] SOURCE..."
+        + "[--changes | --once] [--single] [--events PATH] [--annotate OUT] [--tracker SETTINGS] [SOURCE...]"
 
     static func report(_ error: Error) {
         let message = (error as? ScanError)?.description ?? (error as? UsageError)?.message ?? "\(error)"

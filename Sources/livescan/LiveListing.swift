@@ -7,6 +7,7 @@ import LiveScan
 final class LiveListing: ScanPresenter, @unchecked Sendable {
     private let terminal = Terminal()
     private let scanner: DataScanner
+    private let source: FrameSource
     private let opensURLs: Bool
     private let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     private let lock = NSLock()
@@ -21,10 +22,11 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     /// Items added while the listing was up, printed zbarimg-style once the screen is restored.
     private(set) var found: [RecognizedItem] = []
 
-    init(scanner: DataScanner, source: SourceInfo, opensURLs: Bool) {
+    init(scanner: DataScanner, source: FrameSource, opensURLs: Bool) {
         self.scanner = scanner
+        self.source = source
         self.opensURLs = opensURLs
-        state = ListingState(source: source)
+        state = ListingState(source: source.info)
     }
 
     func start() {
@@ -65,6 +67,7 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         lock.withLock {
             latestFrame = frame
             state.framesProcessed += 1
+            state.framesDropped = source.droppedFrames
             state.currentTime = frame.time
             state.items = items
             state.processingRate = Double(state.framesProcessed) / max(Date().timeIntervalSince(started), 0.001)
@@ -177,7 +180,7 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         let path = "livescan-snapshot-\(frame.index).png"
         let message: String
         do {
-            try Snapshot.write(frame: frame, items: items, to: path)
+            try Annotator.snapshot(frame: frame, items: items, to: path)
             message = "saved \(path)"
         } catch {
             message = "snapshot failed: \(error)"

@@ -60,7 +60,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return .failed
         }
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
-                                  recognizesMultipleItems: !options.singleItem)
+                                  recognizesMultipleItems: !options.singleItem,
+                                  isHighlightingEnabled: options.annotatePath != nil)
         scanner.trackerConfiguration = options.tracker
         if isImages {
             // Each image stands alone: one reading is enough, and nothing carries over to the next image.
@@ -69,8 +70,12 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         }
         scanner.delegate = self
         let listing = wantsListing(isImages: isImages)
-            ? LiveListing(scanner: scanner, source: source.info, opensURLs: options.opensURLs) : nil
+            ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs) : nil
         presenters = makePresenters(listing: listing, source: source.info, isImages: isImages)
+        let annotated = options.annotatePath.map { AnnotatedOutput(path: $0, source: source.info) }
+        if let annotated {
+            presenters.append(annotated)
+        }
         do {
             try scanner.startScanning(source)
         } catch let error as ScanError {
@@ -88,6 +93,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let listing {
             // The listing's screen is gone: leave zbarimg's record of what was found behind.
             try? FindingLines(output: standardOutput, raw: options.raw).print(listing.found)
+        }
+        do {
+            try annotated?.finish()
+        } catch {
+            recordOutputError(error, scanner: scanner)
         }
         if case .outputClosed = outputError {
             // `livescan scan ... | head`: the reader has what it wanted; end quietly.
@@ -129,6 +139,18 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     }
 
     private func openSource(_ path: String) throws -> (FrameSource, Bool) {
+        let policy = options.reconnect ? LiveFrameSource.ReconnectPolicy() : nil
+        if path.contains("://") {
+            let timeout = options.streamTimeout
+            return (try LiveFrameSource(reconnect: policy) { try VideoSource(url: path, timeout: timeout) }, false)
+        }
+        if let camera = ScanCommand.cameraIndex(path) {
+            let (size, fps) = (options.cameraSize, options.cameraFPS)
+            let source = try LiveFrameSource(reconnect: policy) {
+                try VideoSource(cameraIndex: camera, width: size?.width, height: size?.height, fps: fps)
+            }
+            return (source, false)
+        }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let isSequencePattern = path.contains("%")  // shot_%03d.png: OpenCV reads it as a video
@@ -136,6 +158,17 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return (try ImageSource(path: path), true)
         }
         return (try VideoSource(path: path), false)
+    }
+
+    /// `/dev/video2` is camera 2; so is a bare `2` when no file of that name exists.
+    static func cameraIndex(_ path: String) -> Int? {
+        if path.hasPrefix("/dev/video"), let index = Int(path.dropFirst("/dev/video".count)), index >= 0 {
+            return index
+        }
+        if let index = Int(path), index >= 0, !FileManager.default.fileExists(atPath: path) {
+            return index
+        }
+        return nil
     }
 
     private func interrupt() {

@@ -2,8 +2,10 @@ import LiveScan
 
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
-    static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker"]
-    static let switchOptions: Set<String> = ["--raw", "--single", "--changes", "--once", "--open", "--no-listing"]
+    static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker", "--size",
+                                             "--fps", "--timeout", "--annotate"]
+    static let switchOptions: Set<String> = ["--raw", "--single", "--changes", "--once", "--open", "--no-listing",
+                                              "--reconnect"]
 
     var sources: [String]
     var symbologies: [Symbology]
@@ -21,6 +23,15 @@ struct ScanOptions {
     var opensURLs: Bool
     /// Line output even when stdout is a terminal.
     var noListing: Bool
+    /// Cameras: the size and rate to ask for.
+    var cameraSize: (width: Int, height: Int)?
+    var cameraFPS: Double?
+    /// Streams: seconds to wait for opening and for each frame (default 5).
+    var streamTimeout = 5.0
+    /// Live sources: reopen a source that stops, instead of ending the scan.
+    var reconnect: Bool
+    /// Write the frames with highlighted items: a video, or for an image extension the last frame.
+    var annotatePath: String?
     var eventsPath: String?
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
     var tracker = TrackerConfiguration()
@@ -31,10 +42,8 @@ struct ScanOptions {
     init(_ arguments: [String]) throws {
         let parsed = try CommandLineArguments(arguments, valued: ScanOptions.valuedOptions,
                                               switches: ScanOptions.switchOptions)
-        sources = parsed.positional
-        guard !sources.isEmpty else {
-            throw UsageError(message: "scan needs a SOURCE (an image, a folder of images or a video file)")
-        }
+        // No SOURCE: the first camera, as a phone's scanner opens its camera.
+        sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
         symbologies = []
         wantsText = true
         wantsBarcodes = true
@@ -72,6 +81,30 @@ struct ScanOptions {
         once = parsed.has("--once")
         opensURLs = parsed.has("--open")
         noListing = parsed.has("--no-listing")
+        reconnect = parsed.has("--reconnect")
+        annotatePath = parsed.value("--annotate")
+        if annotatePath != nil, sources.count != 1 {
+            throw UsageError(message: "--annotate draws one SOURCE; give one")
+        }
+        if let size = parsed.value("--size") {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts.allSatisfy({ (1...16384).contains($0) }) else {
+                throw UsageError(message: "--size takes WIDTHxHEIGHT, e.g. 1280x720, got '\(size)'")
+            }
+            cameraSize = (parts[0], parts[1])
+        }
+        if let fps = parsed.value("--fps") {
+            guard let value = Double(fps), value > 0, value <= 1000 else {
+                throw UsageError(message: "--fps takes a rate in (0, 1000], got '\(fps)'")
+            }
+            cameraFPS = value
+        }
+        if let timeout = parsed.value("--timeout") {
+            guard let value = Double(timeout), value > 0, value <= 3600 else {
+                throw UsageError(message: "--timeout takes seconds in (0, 3600], got '\(timeout)'")
+            }
+            streamTimeout = value
+        }
         if changes && once {
             throw UsageError(message: "--changes and --once do not go together")
         }

@@ -52,3 +52,32 @@ final class ChangeLines: ScanPresenter {
         }
     }
 }
+
+/// `--annotate OUT`: every frame with its items' quads, short ids and labels drawn (a video), or for an
+/// image extension the last frame. Opened on the first frame, when the size is known for sure.
+final class AnnotatedOutput: ScanPresenter {
+    private let path: String
+    private let fps: Double
+    private var annotator: Annotator?
+
+    init(path: String, source: SourceInfo) {
+        self.path = path
+        // A camera may not say its rate; 30 is what a player needs to show it at about the right pace.
+        fps = source.framesPerSecond > 0 ? source.framesPerSecond : 30
+    }
+
+    func changed(_ changes: ScanChanges) throws {}
+
+    func processed(_ frame: Frame, items: [RecognizedItem]) throws {
+        if annotator == nil {
+            annotator = Annotator.isImagePath(path) ? try Annotator.image(path: path)
+                : try Annotator(path: path, fps: fps, width: frame.width, height: frame.height)
+        }
+        try annotator?.add(frame: frame, items: items)
+    }
+
+    /// Finishes the file; the error, if any, is the command's to report.
+    func finish() throws {
+        try annotator?.finish()
+    }
+}

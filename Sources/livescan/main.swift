@@ -8,10 +8,13 @@ livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on 
 
 Usage: livescan scan [options] SOURCE...
        livescan report [--csv | --json] EVENTS.jsonl
+       livescan sources
        livescan --help | --version
 
-SOURCE is an image, a folder of images (read in name order), a video file or an
-image-sequence pattern (shot_%04d.png). Each item found is printed once, as
+SOURCE is an image, a folder of images (read in name order), a video file, an
+image-sequence pattern (shot_%04d.png), a camera (/dev/video0, or its number;
+the default when no SOURCE is given) or a stream URL (rtsp://, http://, tcp://,
+udp://...). Each item found is printed once, as
 `symbology:payload` or `text:transcript`. When standard output is a terminal, a
 video is scanned under a live full-screen listing (arrows select, Enter acts on
 the item: a URL is shown, anything else is copied with OSC 52; s snapshot,
@@ -28,6 +31,13 @@ Options of scan:
   --once             print the first item found and stop
   --open             in the listing, Enter opens URLs with xdg-open
   --no-listing       print lines even when standard output is a terminal
+  --annotate OUT     write the frames with highlighted items to OUT (.mp4, .mkv,
+                     .avi), or the last frame for an image name (.png, .jpg)
+  --size WxH         cameras: the picture size to ask for, e.g. 1280x720
+  --fps N            cameras: the frame rate to ask for
+  --timeout SECONDS  streams: give up opening or waiting for a frame (default 5)
+  --reconnect        cameras and streams: when the source stops, reopen it with
+                     growing pauses for up to 30 s, keeping the items' ids
   --events PATH      write the JSON Lines event log to PATH (- for standard output)
   --tracker SETTINGS tracker knobs, e.g. grace_period=1,text_confirmations=3 (see README)
   -h, --help         show this help
@@ -36,6 +46,8 @@ Options of scan:
 report reads an event log (- for standard input) and prints one row per item
 (id, kind, value, first and last seen, dwell time, updates) and totals; bad or
 cut lines are counted, never fatal. --csv and --json give the same as data.
+
+sources lists the cameras present.
 
 Exit status of scan: 0 something found, 4 nothing found, 1 an input could not be read,
 2 usage error (including a language whose data is not installed), 130/143 interrupted.
@@ -78,6 +90,8 @@ func runCommand(_ arguments: [String]) -> ExitCode {
         }
     case "report":
         return ReportCommand.run(Array(arguments.dropFirst()))
+    case "sources":
+        return SourcesCommand.run(Array(arguments.dropFirst()))
     default:
         return Diagnostics.usage(UsageError(message: "unknown command '\(command)'"))
     }

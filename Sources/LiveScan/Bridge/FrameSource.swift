@@ -6,4 +6,13 @@ public protocol FrameSource: AnyObject, Sendable {
     /// The next frame, or nil at the end. Throws `ScanError.sourceDamaged` when the source stops
     /// before the end it announced.
     func nextFrame() throws -> Frame?
+    /// Frames the source delivered that were never recognised (live sources drop stale frames).
+    var droppedFrames: Int { get }
+    /// Stops a live source; a `nextFrame` waiting for it returns nil. Files need nothing.
+    func close()
+}
+
+extension FrameSource {
+    public var droppedFrames: Int { 0 }
+    public func close() {}
 }

@@ -5,13 +5,15 @@ internal import CBridge
 /// stream URL (FFmpeg backend) or a camera (V4L2).
 public final class VideoSource: FrameSource, @unchecked Sendable {
     public let info: SourceInfo
+    /// Cameras and streams: no end, no frame count, frames keep coming whether read or not.
+    public let isLive: Bool
     private let capture: OpaquePointer
     private var decodedFrames = 0
     private var previousTime = -Double.infinity
 
-    /// Opens a video file, an image-sequence pattern (a path with `%`) or a URL (with `://`).
+    /// Opens a video file or an image-sequence pattern (a path with `%`). Streams: `init(url:timeout:)`.
     public convenience init(path: String) throws {
-        if !path.contains("://") && !path.contains("%") {
+        if !path.contains("%") {
             try VideoSource.checkReadableFile(path)
         }
         var capture: OpaquePointer?
@@ -21,28 +23,53 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
                 ?? "not a video this build can decode (unknown format, corrupt or truncated)"
             throw ScanError.sourceUnavailable(source: path, reason: reason)
         }
-        try self.init(capture: capture, name: path)
+        try self.init(capture: capture, name: path, isLive: false)
     }
 
-    /// Opens camera `index` (`/dev/video<index>`).
-    public convenience init(cameraIndex: Int) throws {
+    /// Opens camera `index` (`/dev/video<index>`, V4L2), asking for `width`x`height` at `fps`
+    /// (nil = the camera's default).
+    public convenience init(cameraIndex: Int, width: Int? = nil, height: Int? = nil, fps: Double? = nil) throws {
+        let device = "/dev/video\(cameraIndex)"
         var capture: OpaquePointer?
-        guard CB_Capture_open_camera(Int32(cameraIndex), &capture) == CB_OK, let capture else {
-            throw ScanError.sourceUnavailable(source: "camera \(cameraIndex)",
-                                              reason: "no camera at /dev/video\(cameraIndex), or it is busy")
+        guard CB_Capture_open_camera(Int32(cameraIndex), Int32(width ?? 0), Int32(height ?? 0), fps ?? 0,
+                                     &capture) == CB_OK, let capture else {
+            throw ScanError.sourceUnavailable(source: device, reason: VideoSource.cameraProblem(device))
         }
-        try self.init(capture: capture, name: "camera \(cameraIndex)")
+        try self.init(capture: capture, name: device, isLive: true)
     }
 
-    private init(capture: OpaquePointer, name: String) throws {
+    /// Opens a network stream (rtsp, http, tcp, udp, hls ... through FFmpeg); opening and every read give
+    /// up after `timeout` seconds.
+    public convenience init(url: String, timeout: Double = 5) throws {
+        var capture: OpaquePointer?
+        guard CB_Capture_open_stream(url, Int32(max(timeout, 0.001) * 1000), &capture) == CB_OK, let capture else {
+            throw ScanError.sourceUnavailable(
+                source: url, reason: "the stream did not open within \(timeout) s (no server, or no video in it)")
+        }
+        try self.init(capture: capture, name: url, isLive: true)
+    }
+
+    /// Why a camera would not open, in words a person can act on.
+    static func cameraProblem(_ device: String) -> String {
+        guard FileManager.default.fileExists(atPath: device) else {
+            return "no such camera (see 'livescan sources')"
+        }
+        if access(device, R_OK | W_OK) != 0 {
+            return "permission denied (add yourself to the 'video' group)"
+        }
+        return "the camera could not be opened: busy, or not a capture device"
+    }
+
+    private init(capture: OpaquePointer, name: String, isLive: Bool) throws {
         self.capture = capture
         var raw = CB_CaptureInfo()
         guard CB_Capture_info(capture, &raw) == CB_OK else {
             CB_Capture_delete(capture)
             throw ScanError.sourceUnavailable(source: name, reason: bridgeLastError())
         }
+        self.isLive = isLive
         info = SourceInfo(name: name, width: Int(raw.width), height: Int(raw.height), framesPerSecond: raw.fps,
-                          frameCount: raw.frame_count > 0 ? Int(raw.frame_count) : nil)
+                          frameCount: raw.frame_count > 0 && !isLive ? Int(raw.frame_count) : nil)
     }
 
     deinit {
@@ -54,6 +81,10 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         var seconds = 0.0
         let status = CB_Capture_read(capture, &image, &seconds)
         guard status == CB_OK, let image else {
+            // A stream or camera has no end: running out of frames means it stopped delivering.
+            if isLive {
+                throw ScanError.sourceDamaged(source: info.name, reason: "the source stopped delivering frames")
+            }
             if status != CB_END_OF_STREAM {
                 throw ScanError.sourceDamaged(source: info.name, reason: bridgeLastError())
             }

@@ -15,7 +15,8 @@ public final class DataScanner: @unchecked Sendable {
     /// (cheap) but a line that has read the same twice is re-read only twice a second (`TextReadingCache`).
     /// When false, every line is read in every frame.
     public let isHighFrameRateTrackingEnabled: Bool
-    /// Whether outputs draw item highlights (default false). Not yet acted on: no output draws yet.
+    /// Whether item highlights are drawn (default false): the scanner itself has no view, so this is a
+    /// note for outputs; the `livescan` command sets it for `--annotate` (see `Annotator`).
     public let isHighlightingEnabled: Bool
     /// Only items whose centre lies inside this rectangle are recognised; nil = the whole frame.
     public var regionOfInterest: Bounds? {
@@ -39,6 +40,7 @@ public final class DataScanner: @unchecked Sendable {
     private var enginesInjected = false
     private var stopRequested = false
     private var paused = false
+    private var currentSource: FrameSource?
     private var running = false
     private var finished = DispatchSemaphore(value: 0)
     private var outcome: ScanOutcome?
@@ -146,10 +148,13 @@ public final class DataScanner: @unchecked Sendable {
 
     /// Asks the scan to stop without waiting (safe from a signal-handling thread).
     public func requestStop() {
-        lock.withLock {
+        let source = lock.withLock {
             stopRequested = true
             lock.broadcast()
+            return currentSource
         }
+        // A live source may be waiting for a frame that is slow to come: do not wait for it.
+        source?.close()
     }
 
     /// Blocks until the current scan ends; nil if none was started.
@@ -194,6 +199,11 @@ public final class DataScanner: @unchecked Sendable {
     }
 
     private func run(_ source: FrameSource, tracker: inout Tracker) -> ScanOutcome {
+        lock.withLock { currentSource = source }
+        defer {
+            source.close()
+            lock.withLock { currentSource = nil }
+        }
         delegate?.dataScanner(self, didStartWith: source.info)
         var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
         var selection = SingleItemSelection()
@@ -210,7 +220,13 @@ public final class DataScanner: @unchecked Sendable {
                 break
             }
             do {
-                guard let frame = try source.nextFrame() else { break }
+                guard let frame = try source.nextFrame() else {
+                    // A live source returns nil only when closed by requestStop.
+                    if lock.withLock({ stopRequested }) {
+                        outcome.reason = .interrupted
+                    }
+                    break
+                }
                 let observations = try recognize(frame, textCache: &textCache)
                 var changes = tracker.update(observations, frame: frame.index, time: frame.time)
                 var items = tracker.items

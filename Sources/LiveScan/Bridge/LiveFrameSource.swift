@@ -1,0 +1,130 @@
+import Foundation
+
+/// A camera or stream read on a thread of its own, so the scanner always gets the newest frame: when
+/// recognition is slower than the source, older frames are dropped (latest wins) and counted. Media time
+/// is the wall-clock time since the first frame, minus any time spent reconnecting.
+///
+/// With a `ReconnectPolicy`, a source that stops is reopened with growing pauses; meanwhile the scanner
+/// simply waits for the next frame, so items still in view after the gap keep their ids.
+public final class LiveFrameSource: FrameSource, @unchecked Sendable {
+    /// How hard to try when the source stops.
+    public struct ReconnectPolicy: Sendable, Equatable {
+        /// Give up after this many seconds without a frame (default 30).
+        public var giveUpAfter: Double
+        /// The first pause between attempts; each next one is twice as long, at most 5 s (default 0.5).
+        public var firstPause: Double
+
+        public init(giveUpAfter: Double = 30, firstPause: Double = 0.5) {
+            self.giveUpAfter = giveUpAfter
+            self.firstPause = firstPause
+        }
+    }
+
+    public let info: SourceInfo
+    private let open: @Sendable () throws -> VideoSource
+    private let reconnect: ReconnectPolicy?
+    private let condition = NSCondition()
+    private var latest: (image: FrameImage, index: Int, time: Double)?
+    private var failure: ScanError?
+    private var closed = false
+    private var dropped = 0
+    /// How many times the source was reopened.
+    private var reconnections = 0
+
+    /// Opens the source now (errors are thrown here) and starts reading it.
+    public init(reconnect: ReconnectPolicy? = nil, open: @escaping @Sendable () throws -> VideoSource) throws {
+        let source = try open()
+        self.open = open
+        self.reconnect = reconnect
+        info = source.info
+        let reader = Thread { [self] in read(from: source) }
+        reader.name = "LiveScan.capture"
+        reader.start()
+    }
+
+    /// Frames the scanner was too slow to take.
+    public var droppedFrames: Int { condition.withLock { dropped } }
+
+    /// Times the source was reopened after it stopped.
+    public var reconnectCount: Int { condition.withLock { reconnections } }
+
+    public func nextFrame() throws -> Frame? {
+        condition.lock()
+        defer { condition.unlock() }
+        while latest == nil && failure == nil && !closed {
+            condition.wait()
+        }
+        if let frame = latest {
+            latest = nil
+            return Frame(image: frame.image, index: frame.index, time: frame.time)
+        }
+        if let failure {
+            throw failure
+        }
+        return nil
+    }
+
+    /// Stops reading; a waiting `nextFrame` returns nil.
+    public func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    private var isClosed: Bool { condition.withLock { closed } }
+
+    private func read(from initial: VideoSource) {
+        var source: VideoSource? = initial
+        var decoded = 0
+        var firstFrameAt: Double?
+        var pausedFor = 0.0
+        while !isClosed {
+            do {
+                guard let current = source, let frame = try current.nextFrame() else {
+                    throw ScanError.sourceDamaged(source: info.name, reason: "the source stopped delivering frames")
+                }
+                let now = ProcessInfo.processInfo.systemUptime
+                let start = firstFrameAt ?? now
+                firstFrameAt = start
+                condition.withLock {
+                    if latest != nil {
+                        dropped += 1
+                    }
+                    latest = (frame.image, decoded, now - start - pausedFor)
+                    condition.broadcast()
+                }
+                decoded += 1
+            } catch {
+                let failure = error as? ScanError ?? .sourceDamaged(source: info.name, reason: "\(error)")
+                source = nil
+                let lostAt = ProcessInfo.processInfo.systemUptime
+                guard let reconnected = reopen(after: failure) else { return }
+                source = reconnected
+                pausedFor += ProcessInfo.processInfo.systemUptime - lostAt
+            }
+        }
+    }
+
+    /// Reopens the source under the policy; nil (with `failure` set) when it gives up or there is none.
+    private func reopen(after failure: ScanError) -> VideoSource? {
+        let started = ProcessInfo.processInfo.systemUptime
+        var pause = reconnect?.firstPause ?? 0
+        while let policy = reconnect, !isClosed,
+              ProcessInfo.processInfo.systemUptime - started + pause <= policy.giveUpAfter {
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 5)
+            if let source = try? open() {
+                condition.withLock { reconnections += 1 }
+                return source
+            }
+        }
+        condition.withLock {
+            let gaveUp = reconnect.map { ScanError.sourceDamaged(
+                source: info.name, reason: "the source stopped and did not come back within \($0.giveUpAfter) s") }
+            self.failure = gaveUp ?? failure
+            condition.broadcast()
+        }
+        return nil
+    }
+}
