@@ -43,7 +43,12 @@ let package = Package(
         ),
 
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan"], path: "Tests/LiveScanTests"),
-        .testTarget(name: "BridgeTests", dependencies: ["LiveScan", "LiveScanScenes"], path: "Tests/BridgeTests"),
+        .testTarget(
+            name: "BridgeTests",
+            dependencies: ["LiveScan", "LiveScanScenes"],
+            path: "Tests/BridgeTests",
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "CLITests",
             dependencies: ["livescan", "LiveScan", "LiveScanScenes"],

@@ -4,8 +4,13 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <csetjmp>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 static_assert(CB_FORMAT_QRCODE == static_cast<int>(ZXing::BarcodeFormat::QRCode), "CB_Format mirrors zxing");
 static_assert(CB_FORMAT_MICROQRCODE == static_cast<int>(ZXing::BarcodeFormat::MicroQRCode), "CB_Format mirrors zxing");
@@ -30,11 +35,98 @@ ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate) {
     return hints;
 }
 
+namespace {
+
+// zxing-cpp 1.4.0 as Debian builds it keeps its assertions, and `Result::operator==` asserts
+// `lineCount() == 1` when it merges the rows of some linear symbols (DataBar above all; upstream issue
+// 740). assert() calls abort(), which would take the user's process down. While zxing runs, a SIGABRT
+// handler jumps back here instead; any other abort goes to the handler that was there before.
+// Jumping over zxing's frames leaks what they allocated: a few kilobytes, on a frame that already failed.
+thread_local sigjmp_buf *zxingAbortJump = nullptr;
+struct sigaction previousAbortAction;
+
+void onAbort(int signal) {
+    if (zxingAbortJump != nullptr) {
+        siglongjmp(*zxingAbortJump, 1);
+    }
+    sigaction(SIGABRT, &previousAbortAction, nullptr);
+    raise(signal);
+}
+
+void installAbortGuard() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action {};
+        action.sa_handler = onAbort;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_NODEFER;
+        sigaction(SIGABRT, &action, &previousAbortAction);
+    });
+}
+
+}  // namespace
+
+// The same bug, caught one step earlier and quietly: this definition takes the place of glibc's for
+// libZXing (the executable's symbols come first), so a failed zxing assertion jumps back without the
+// "Assertion failed" line on stderr. Any other assertion is reported and aborts exactly as glibc does.
+extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                                           const char *function) noexcept {
+    if (zxingAbortJump != nullptr) {
+        siglongjmp(*zxingAbortJump, 1);
+    }
+    std::fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name, file, line,
+                 function != nullptr ? function : "", function != nullptr ? ": " : "", assertion);
+    std::abort();
+}
+
+namespace {
+
+/// ReadBarcodes, or false when zxing-cpp aborted inside it (`results` is then left untouched).
+bool readGuarded(const ZXing::ImageView &view, const ZXing::DecodeHints &hints, ZXing::Results &results) {
+    installAbortGuard();
+    sigjmp_buf jump;
+    if (sigsetjmp(jump, 1) != 0) {
+        zxingAbortJump = nullptr;
+        return false;
+    }
+    zxingAbortJump = &jump;
+    ZXing::Results found = ZXing::ReadBarcodes(view, hints);
+    zxingAbortJump = nullptr;
+    results = std::move(found);
+    return true;
+}
+
+}  // namespace
+
 ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints) {
     CV_Assert(gray.type() == CV_8UC1 && gray.isContinuous());
     const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum,
                                 static_cast<int>(gray.step));
-    return ZXing::ReadBarcodes(view, hints);
+    ZXing::Results results;
+    if (readGuarded(view, hints, results)) {
+        return results;
+    }
+    // The abort comes from merging rows of one symbol: stopping at the first symbol found never merges.
+    // Read again without DataBar (the usual culprit), then DataBar alone, one symbol at most.
+    int formats = 0;
+    for (const auto format : hints.formats()) {
+        formats |= static_cast<int>(format);
+    }
+    formats = formats == 0 ? CB_FORMAT_ALL : formats;
+    const int dataBar = CB_FORMAT_DATABAR | CB_FORMAT_DATABAR_EXPANDED;
+    ZXing::DecodeHints others = hints;
+    others.setFormats(static_cast<ZXing::BarcodeFormat>(formats & ~dataBar));
+    if (!others.formats().empty()) {
+        readGuarded(view, others, results);
+    }
+    ZXing::DecodeHints single = hints;
+    single.setFormats(static_cast<ZXing::BarcodeFormat>(formats & dataBar));
+    single.setMaxNumberOfSymbols(1);
+    ZXing::Results dataBarResults;
+    if (!single.formats().empty() && readGuarded(view, single, dataBarResults)) {
+        results.insert(results.end(), dataBarResults.begin(), dataBarResults.end());
+    }
+    return results;
 }
 
 BarcodeList::~BarcodeList() {

@@ -12,6 +12,11 @@ final class SignalWatcher: @unchecked Sendable {
     var caughtSignal: Int32? { lock.withLock { caught } }
 
     init(onSignal: @escaping @Sendable () -> Void) {
+        // A parent may have started us with these blocked (a thread's mask is inherited): Ctrl-C must work.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        [SIGINT, SIGTERM].forEach { sigaddset(&signals, $0) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)

@@ -63,6 +63,21 @@ import LiveScanScenes
         #expect(decoded.count >= expected.count - 1, "decoded \(decoded.count) of \(expected.count)")
     }
 
+    /// A real DataBar photo on which zxing-cpp 1.4.0 fails an assertion and abort()s (its
+    /// `Result::operator==`, upstream issue 740). CBridge catches the abort and reads the image again
+    /// another way: the process survives and the code is still decoded.
+    @Test func zxingAssertionAbortIsSurvived() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/databar-assert-abort.webp")
+        let image = try FrameImage(contentsOf: fixture.path)
+        let frame = Frame(image: image, index: 0, time: 0)
+        for _ in 0..<3 {
+            let found = try ZXingBarcodeDetector().detect(in: frame)
+            #expect(found.map(\.symbology) == [.databar])
+            #expect(found.first?.payloadStringValue == "02001234567893")
+        }
+    }
+
     @Test func openCVLocatorDecodesQRThroughZXing() throws {
         let still = try SceneRenderer.still(symbology: .qr, payload: "located by OpenCV", moduleSize: 6,
                                             rotation: 15, margin: 60)

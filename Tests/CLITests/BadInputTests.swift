@@ -117,7 +117,10 @@ import LiveScanScenes
         let badKnob = try Livescan.run(["scan", "--tracker", "grace_period=-1", "a.png"])
         #expect(badKnob.status == 2)
         #expect(badKnob.errorLines.first == "Error: --tracker: invalid gracePeriod: must be >= 0 seconds")
-        #expect(try Livescan.run(["scan"]).status == 2)
+        // No SOURCE means the first camera, and this machine has none.
+        let noCamera = try Livescan.run(["scan"])
+        #expect(noCamera.status == 1)
+        #expect(noCamera.errorLines == ["Error: /dev/video0: no such camera (see 'livescan sources')"])
         #expect(try Livescan.run(["transmogrify"]).status == 2)
     }
 

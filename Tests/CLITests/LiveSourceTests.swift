@@ -32,9 +32,12 @@ final class LocalStream {
         usleep(500_000)  // let it listen before the scanner connects
     }
 
+    /// SIGKILL: a process started from a test thread inherits its blocked signals, SIGTERM among them.
     func stop() {
-        server?.terminate()
-        server?.waitUntilExit()
+        if let server, server.isRunning {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
         server = nil
     }
 

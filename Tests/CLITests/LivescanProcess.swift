@@ -42,7 +42,7 @@ enum Livescan {
             usleep(20_000)
         }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be blocked: see LocalStream.stop
             process.waitUntilExit()
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "livescan hung: \(arguments)"])
         }
