@@ -8,7 +8,7 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test demo bench-tracking bench-engines clean
+.PHONY: setup build test demo bench-tracking bench-engines bench-accuracy clean
 
 setup:
 	@bash scripts/setup.sh
@@ -27,6 +27,9 @@ demo: build
 
 bench-tracking: build
 	@bash scripts/bench-tracking.sh $(RELEASE_BIN) $(BENCH_DIR)
+
+bench-accuracy: build
+	@bash scripts/bench-accuracy.sh $(RELEASE_BIN) $(BENCH_DIR)/accuracy
 
 bench-engines: build
 	$(RELEASE_BIN)/livescan-bench-engines 20

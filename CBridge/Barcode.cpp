@@ -24,11 +24,12 @@ cv::Mat grayOf(const cv::Mat &bgr) {
     return gray;
 }
 
-ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate) {
+ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate, bool returnErrors) {
     ZXing::DecodeHints hints;
     hints.setFormats(formats == 0 ? ZXing::BarcodeFormat::Any : static_cast<ZXing::BarcodeFormat>(formats));
     hints.setTryHarder(tryHarder);
     hints.setTryRotate(tryRotate);
+    hints.setReturnErrors(returnErrors);
     // zxing-cpp 1.4.0 abort()s inside its downscaling on some 1080p multi-code frames (assertion
     // `lineCount() == 1`, upstream issue 740). An abort cannot be caught: never enable it.
     hints.setTryDownscale(false);
@@ -139,6 +140,7 @@ BarcodeList::~BarcodeList() {
 void BarcodeList::append(const ZXing::Result &result, double scale, const CB_Quad *quadOverride) {
     CB_Barcode barcode{};
     barcode.format = static_cast<int>(result.format());
+    barcode.readable = result.isValid() ? 1 : 0;
     barcode.sequence_index = result.sequenceSize() > 0 ? result.sequenceIndex() : -1;
     barcode.sequence_size = std::max(result.sequenceSize(), 0);
     if (quadOverride != nullptr) {
@@ -203,10 +205,12 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         cv::resize(gray, smaller, cv::Size(), 1 / scale, 1 / scale, cv::INTER_AREA);
         gray = smaller;
     }
-    const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0);
+    const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0,
+                                            options->report_unreadable != 0);
     cbridge::BarcodeList barcodes;
     for (const auto &result : cbridge::readBarcodes(gray, hints)) {
-        if (result.isValid()) {
+        // With returnErrors zxing also hands back symbols it found but could not decode; their text is junk.
+        if (result.isValid() || (options->report_unreadable != 0 && result.format() != ZXing::BarcodeFormat::None)) {
             barcodes.append(result, scale);
         }
     }

@@ -67,3 +67,20 @@ extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
     return CB_OK;
     CB_CATCH
 }
+
+extern "C" CB_Status CB_Image_sharpness(const CB_Image *image, double *out_sharpness) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out_sharpness != nullptr, "CB_Image_sharpness: NULL argument");
+    cv::Mat gray;
+    cv::cvtColor(image->pixels, gray, cv::COLOR_BGR2GRAY);
+    if (gray.cols > 640) {
+        cv::resize(gray, gray, cv::Size(), 640.0 / gray.cols, 640.0 / gray.cols, cv::INTER_AREA);
+    }
+    cv::Mat laplacian;
+    cv::Laplacian(gray, laplacian, CV_32F);
+    cv::Scalar mean, deviation;
+    cv::meanStdDev(laplacian, mean, deviation);
+    *out_sharpness = deviation[0] * deviation[0];
+    return CB_OK;
+    CB_CATCH
+}

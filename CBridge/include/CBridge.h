@@ -65,6 +65,11 @@ CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channel
 void CB_Image_delete(CB_Image *image);
 int CB_Image_width(const CB_Image *image);
 int CB_Image_height(const CB_Image *image);
+/**
+ * How sharp the picture is: the variance of the Laplacian of its gray image, reduced to at most 640
+ * pixels wide first. Blurred pictures score low; the scale depends on content, so compare like scenes.
+ */
+CB_Status CB_Image_sharpness(const CB_Image *image, double *out_sharpness);
 /** Copies the pixels as 8-bit gray into `out` (width*height bytes). */
 CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacity);
 /** Encodes to a file whose extension picks the format (cv::imwrite). */
@@ -131,6 +136,7 @@ typedef struct CB_BarcodeOptions {
     int formats;        /* CB_Format flags; 0 means all */
     int try_harder;     /* zxing DecodeHints::tryHarder */
     int try_rotate;     /* zxing DecodeHints::tryRotate */
+    int report_unreadable; /* also return symbols located but not decoded (readable = 0, no payload) */
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
                            zxing's own tryDownscale is always off: zxing-cpp 1.4.0 abort()s in it
                            on some 1080p multi-code frames (upstream issue 740). */
@@ -145,6 +151,7 @@ typedef struct CB_Barcode {
     char symbology_identifier[8]; /* e.g. "]Q1" */
     int sequence_index;    /* structured append: position, -1 if not part of a sequence */
     int sequence_size;     /* structured append: number of symbols, 0 if none */
+    int readable;          /* 1 decoded; 0 located but not decodable (only with report_unreadable) */
 } CB_Barcode;
 
 /** Decodes every barcode in the image. `*out_count` may be 0. Free with CB_Barcodes_free. */

@@ -20,4 +20,13 @@ enum ItemText {
     static func value(_ item: RecognizedItem) -> String {
         TerminalSafeText.escape(item.value)
     }
+
+    /// For the listing: what a structured payload means (a Wi-Fi password is never shown), else the value.
+    static func meaning(_ item: RecognizedItem) -> String {
+        guard case let .barcode(barcode) = item else { return value(item) }
+        switch barcode.content {
+        case .text, .url: return value(item)  // the value says it best
+        case let content: return TerminalSafeText.escape(content.summary)
+        }
+    }
 }

@@ -16,6 +16,8 @@ struct ListingState {
     var isPaused = false
     /// A one-line note in the footer: what the last key did.
     var message: String?
+    /// What would help the scanner read (VisionKit's guidance), shown in the header.
+    var guidance: String?
 }
 
 /// Renders the listing: `height` lines, none wider than `width` columns (escape sequences excluded),
@@ -38,6 +40,9 @@ enum ListingRenderer {
         if state.isPaused {
             status += "  PAUSED"
         }
+        if let guidance = state.guidance {
+            status += "  > " + guidance
+        }
         lines.append(fit(status, width))
         let columns = Columns(width: width)
         lines.append(fit(columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
@@ -54,7 +59,7 @@ enum ListingRenderer {
             case .barcode: confidence = 1
             case let .text(text): confidence = text.confidence
             }
-            let row = columns.row(id: ItemText.shortID(item), kind: ItemText.kind(item), value: ItemText.value(item),
+            let row = columns.row(id: ItemText.shortID(item), kind: ItemText.kind(item), value: ItemText.meaning(item),
                                   confidence: String(format: "%.2f", confidence),
                                   age: String(format: "%.1fs", age),
                                   position: "\(Int(center.x)),\(Int(center.y))")

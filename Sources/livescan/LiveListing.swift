@@ -75,6 +75,11 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         redraw(force: false)
     }
 
+    func guidanceChanged(_ guidance: ScanGuidance?) {
+        lock.withLock { state.guidance = guidance?.message }
+        redraw(force: false)
+    }
+
     func finished(_ outcome: ScanOutcome) {
         lock.withLock { running = false }
         resizeSource?.cancel()

@@ -130,7 +130,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let listing {
             return [listing]
         }
-        var chosen: [ScanPresenter] = [options.changes ? ChangeLines(output: standardOutput)
+        // Live sources never end, so what matters is what changes, as zbarcam prints; files and images
+        // get zbarimg's one line per item found, unless --changes asks for the events.
+        let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
+        var chosen: [ScanPresenter] = [eventLines ? ChangeLines(output: standardOutput)
             : FindingLines(output: standardOutput, raw: options.raw)]
         if !isImages && ProgressLine.isWanted {
             chosen.append(ProgressLine(source: source))
@@ -222,6 +225,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         } catch {
             recordOutputError(error, scanner: dataScanner)
         }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didChangeGuidance guidance: ScanGuidance?) {
+        presenters.forEach { $0.guidanceChanged(guidance) }
     }
 
     func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {

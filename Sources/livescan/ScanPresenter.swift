@@ -6,10 +6,12 @@ protocol ScanPresenter: AnyObject {
     func changed(_ changes: ScanChanges) throws
     func processed(_ frame: Frame, items: [RecognizedItem]) throws
     func finished(_ outcome: ScanOutcome)
+    func guidanceChanged(_ guidance: ScanGuidance?)
 }
 
 extension ScanPresenter {
     func processed(_ frame: Frame, items: [RecognizedItem]) throws {}
+    func guidanceChanged(_ guidance: ScanGuidance?) {}
     func finished(_ outcome: ScanOutcome) {}
 }
 

@@ -14,11 +14,13 @@ Usage: livescan scan [options] SOURCE...
 SOURCE is an image, a folder of images (read in name order), a video file, an
 image-sequence pattern (shot_%04d.png), a camera (/dev/video0, or its number;
 the default when no SOURCE is given) or a stream URL (rtsp://, http://, tcp://,
-udp://...). Each item found is printed once, as
-`symbology:payload` or `text:transcript`. When standard output is a terminal, a
-video is scanned under a live full-screen listing (arrows select, Enter acts on
-the item: a URL is shown, anything else is copied with OSC 52; s snapshot,
-p pause, q quit); the findings are printed when it closes.
+udp://...). For files, each item found is printed once, as
+`symbology:payload` or `text:transcript`; for cameras and streams, each event:
+`+ <id> qr <payload>` added, `~` updated, `-` removed. When standard output is
+a terminal, videos, cameras and streams are scanned under a live full-screen
+listing (arrows select, Enter acts on the item: a URL is shown, anything else
+is copied with OSC 52; s snapshot, p pause, q quit); the findings are printed
+when it closes.
 
 Options of scan:
   --types LIST       what to look for, comma-separated (default: everything):

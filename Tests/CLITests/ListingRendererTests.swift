@@ -42,6 +42,21 @@ import LiveScan
         #expect(lines[3].contains("\\e]52;c;aGk=\\x07\\e[2J"))
     }
 
+    @Test func listingShowsWhatAPayloadMeansAndHidesWiFiPasswords() {
+        var state = ListingState(source: source)
+        state.items = [barcode("WIFI:S:HomeNet;T:WPA;P:hunter2-secret;;", id: 1)]
+        let lines = ListingRenderer.render(state, width: 100, height: 10, color: false)
+        #expect(!lines.joined().contains("hunter2-secret"))
+        #expect(lines[3].contains("HomeNet"))
+    }
+
+    @Test func guidanceIsShownInTheHeader() {
+        var state = ListingState(source: source)
+        state.guidance = ScanGuidance.holdStill.message
+        let lines = ListingRenderer.render(state, width: 120, height: 10, color: false)
+        #expect(lines[1].hasSuffix("> hold still: the picture is blurred"))
+    }
+
     @Test func selectionStaysInViewWhenItemsOverflow() {
         var state = ListingState(source: source)
         state.items = (1...40).map { barcode("item \($0)", id: $0, x: Double($0)) }

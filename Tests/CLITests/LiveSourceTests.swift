@@ -80,7 +80,10 @@ func waitForLines(containing needle: String, count: Int = 1, in path: URL, secon
         }
         stream.stop()
         #expect(result.status == 130, "stderr: \(result.standardError)")
-        #expect(Set(result.outputLines) == ["qr:https://livescan.example/a", "qr:SHELF-B-0042"])
+        // A live source prints events: two adds, their updates, and the removes when stopped.
+        let adds = result.outputLines.filter { $0.hasPrefix("+ ") }.map { $0.split(separator: " ").dropFirst(2) }
+        #expect(Set(adds.map { $0.joined(separator: " ") }) == ["qr https://livescan.example/a", "qr SHELF-B-0042"])
+        #expect(result.outputLines.filter { $0.hasPrefix("- ") }.count == 2)
         let log = try eventLog(at: events)
         #expect(log.first?["source"] as? String == stream.url)
         #expect(log.last?["reason"] as? String == "interrupted")

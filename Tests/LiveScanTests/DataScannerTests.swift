@@ -256,3 +256,36 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
                                    "finish eof"])
     }
 }
+
+@Suite struct GuidanceTests {
+    @Test func blurIsJudgedAgainstTheScenesOwnRecentBest() {
+        var monitor = GuidanceMonitor()
+        #expect(monitor.guidance(undecodedCodes: 0, sharpness: 600) == nil)
+        #expect(monitor.guidance(undecodedCodes: 0, sharpness: 500) == nil)
+        #expect(monitor.guidance(undecodedCodes: 0, sharpness: 90) == .holdStill)
+        #expect(monitor.guidance(undecodedCodes: 1, sharpness: 600) == .moveCloser)
+        // A plain scene (little detail) is never called blurred.
+        var plain = GuidanceMonitor()
+        #expect(plain.guidance(undecodedCodes: 0, sharpness: 10) == nil)
+        #expect(plain.guidance(undecodedCodes: 0, sharpness: 1) == nil)
+    }
+
+    @Test func scannerReportsAGuidanceChangeWhenACodeCannotBeRead() throws {
+        final class GuidanceRecorder: DataScannerDelegate, @unchecked Sendable {
+            var hints: [ScanGuidance?] = []
+            func dataScanner(_ dataScanner: DataScanner, didChangeGuidance guidance: ScanGuidance?) {
+                hints.append(guidance)
+            }
+        }
+        let detector = ScriptedBarcodeDetector { index in
+            index < 5 ? [.unreadableBarcode(.qr, bounds: Bounds(x: 10, y: 10, width: 40, height: 40))]
+                : [code("A", x: 10, y: 10, size: 40)]
+        }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let recorder = GuidanceRecorder()
+        scanner.delegate = recorder
+        try scanner.startScanning(BlankFrameSource(count: 10))
+        scanner.waitUntilFinished()
+        #expect(recorder.hints == [.moveCloser, nil])
+    }
+}

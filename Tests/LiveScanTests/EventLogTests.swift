@@ -44,6 +44,34 @@ import Testing
         #expect(bounds == [[1, 2], [11, 2], [11, 22], [1, 22]])
     }
 
+    @Test func barcodeLinesSayWhatThePayloadMeans() throws {
+        let pix = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913"
+            + "Fulano de Tal6008BRASILIA62070503***63041D3D"
+        let broken = pix.replacingOccurrences(of: "Fulano", with: "Fulana")
+        let wifi = #"WIFI:S:Shop\;Net;T:WPA;P:p\:ss;;"#
+        var objects: [[String: Any]] = []
+        for payload in [pix, broken, wifi] {
+            let changes = ScanChanges(frameIndex: 0, time: 0, added: [barcode(Data(payload.utf8), string: payload)],
+                                      updated: [], removed: [], allItems: [])
+            let object = try parse(EventLog.changeLines(changes)[0])
+            objects.append(try #require(object["content"] as? [String: Any]))
+        }
+        #expect(objects[0]["type"] as? String == "emvco")
+        #expect(objects[0]["merchant"] as? String == "Fulano de Tal")
+        #expect(objects[0]["city"] as? String == "BRASILIA")
+        #expect(objects[0]["currency"] as? String == "BRL")
+        #expect(objects[0]["crc_valid"] as? Bool == true)
+        #expect(objects[1]["crc_valid"] as? Bool == false)
+        #expect(objects[2]["type"] as? String == "wifi")
+        #expect(objects[2]["ssid"] as? String == "Shop;Net")
+        #expect(objects[2]["password"] as? String == "p:ss")
+        // "type" comes first, as in every content object.
+        let line = EventLog.changeLines(ScanChanges(frameIndex: 0, time: 0, added: [barcode(Data(wifi.utf8),
+                                                                                            string: wifi)],
+                                                    updated: [], removed: [], allItems: []))[0]
+        #expect(line.contains(#""content":{"type":"wifi","#))
+    }
+
     @Test func nonUTF8PayloadCarriesBase64() throws {
         let bytes = Data([0xFF, 0xFE, 0x00, 0x41])
         let changes = ScanChanges(frameIndex: 0, time: 0, added: [], updated: [],

@@ -9,13 +9,16 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     public var symbologies: Set<Symbology>
     /// zxing-cpp `tryHarder`: slower, finds small and damaged codes (default true).
     public var tryHarder: Bool
-    /// zxing-cpp `tryRotate`: also reads linear codes turned by 90 degrees (default false).
+    /// zxing-cpp `tryRotate`: also reads codes turned by 90 degrees (default true, as ZXingReader).
     public var tryRotate: Bool
     /// Frames whose long side exceeds this are downscaled by LiveScan before decoding (default 1920).
     /// zxing-cpp's own tryDownscale stays off: it aborts on some 1080p frames (zxing-cpp issue 740).
     public var maxDimension: Int
+    /// Also report codes located but not decoded, as `Observation.isReadable == false` (for guidance;
+    /// zxing-cpp `returnErrors`; default false).
+    public var reportsUnreadable = false
 
-    public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = false,
+    public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = true,
                 maxDimension: Int = 1920) {
         self.symbologies = symbologies
         self.tryHarder = tryHarder

@@ -50,6 +50,14 @@ public final class FrameImage: @unchecked Sendable {
         return gray
     }
 
+    /// How sharp the picture is (variance of the Laplacian, `CB_Image_sharpness`): compare frames of one
+    /// scene, not scenes.
+    public func sharpness() throws -> Double {
+        var value = 0.0
+        try check(CB_Image_sharpness(handle, &value)) { .engineFailure($0) }
+        return value
+    }
+
     /// Encodes the image to `path`; the extension picks the format (`cv::imwrite`).
     public func write(to path: String) throws {
         try check(CB_Image_write(handle, path)) { .outputFailed(path: path, reason: $0) }

@@ -13,22 +13,34 @@ public struct Observation: Sendable, Equatable {
     public var payloadData: Data?
     /// Barcodes only: the payload as text (zxing-cpp applies ECI / character set), nil if it has none.
     public var payloadStringValue: String?
+    /// Barcodes only: the ISO/IEC 15424 symbology identifier (`]Q1`, `]C1` = GS1-128 ...), if known.
+    public var symbologyIdentifier: String?
     /// Text only: the line as read.
     public var transcript: String?
+    /// False for a code that was located but could not be decoded (it then has no payload): such
+    /// observations are hints for guidance, never items.
+    public var isReadable = true
     /// 0...1; decoded barcodes are 1 (their checksums passed).
     public var confidence: Double
     /// Where, in source pixels.
     public var bounds: Bounds
 
     /// A decoded barcode.
-    public static func barcode(_ symbology: Symbology, data: Data, string: String?, bounds: Bounds) -> Observation {
+    public static func barcode(_ symbology: Symbology, data: Data, string: String?, bounds: Bounds,
+                               symbologyIdentifier: String? = nil) -> Observation {
         Observation(kind: .barcode, symbology: symbology, payloadData: data, payloadStringValue: string,
-                    transcript: nil, confidence: 1, bounds: bounds)
+                    symbologyIdentifier: symbologyIdentifier, transcript: nil, confidence: 1, bounds: bounds)
+    }
+
+    /// A code located but not decoded.
+    public static func unreadableBarcode(_ symbology: Symbology, bounds: Bounds) -> Observation {
+        Observation(kind: .barcode, symbology: symbology, payloadData: nil, payloadStringValue: nil,
+                    symbologyIdentifier: nil, transcript: nil, isReadable: false, confidence: 0, bounds: bounds)
     }
 
     /// A line of recognised text.
     public static func text(_ transcript: String, confidence: Double, bounds: Bounds) -> Observation {
-        Observation(kind: .text, symbology: nil, payloadData: nil, payloadStringValue: nil,
-                    transcript: transcript, confidence: confidence, bounds: bounds)
+        Observation(kind: .text, symbology: nil, payloadData: nil, payloadStringValue: nil, symbologyIdentifier: nil,
+                    transcript: transcript, isReadable: true, confidence: confidence, bounds: bounds)
     }
 }

@@ -15,6 +15,7 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
         raw.try_harder = options.tryHarder ? 1 : 0
         raw.try_rotate = options.tryRotate ? 1 : 0
         raw.max_dimension = Int32(options.maxDimension)
+        raw.report_unreadable = options.reportsUnreadable ? 1 : 0
         var barcodes: UnsafeMutablePointer<CB_Barcode>?
         var count = 0
         try check(CB_Barcode_read(frame.image.handle, &raw, &barcodes, &count)) { .engineFailure("zxing-cpp: \($0)") }
@@ -29,9 +30,16 @@ func observations(from barcodes: UnsafeMutablePointer<CB_Barcode>?, count: Int) 
     return (0..<count).compactMap { index in
         let barcode = barcodes[index]
         guard let symbology = Symbology(formatFlag: barcode.format) else { return nil }
+        guard barcode.readable != 0 else {
+            return .unreadableBarcode(symbology, bounds: Bounds(barcode.quad))
+        }
         let data = barcode.bytes.map { Data(bytes: $0, count: barcode.byte_count) } ?? Data()
         let text = barcode.text.map { String(cString: $0) }
-        return .barcode(symbology, data: data, string: text, bounds: Bounds(barcode.quad))
+        let identifier = withUnsafeBytes(of: barcode.symbology_identifier) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return .barcode(symbology, data: data, string: text, bounds: Bounds(barcode.quad),
+                        symbologyIdentifier: identifier.isEmpty ? nil : identifier)
     }
 }
 

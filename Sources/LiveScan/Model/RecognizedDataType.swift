@@ -10,16 +10,16 @@ public enum RecognizedDataType: Sendable, Hashable {
 public enum QualityLevel: String, Sendable, CaseIterable {
     /// zxing-cpp without tryHarder; text lines read at 32 pixels tall.
     case fast
-    /// zxing-cpp tryHarder; text lines read at 40 pixels tall. The default.
+    /// zxing-cpp tryHarder and tryRotate (as ZXingReader); text lines read at 40 pixels tall. The default.
     case balanced
-    /// Also tryRotate and OpenCV's QR locator; text lines read at 48 pixels tall.
+    /// Also OpenCV's QR locator; text lines read at 48 pixels tall.
     case accurate
 
     /// The zxing-cpp knobs of this level, for the given symbologies.
     public func barcodeOptions(symbologies: Set<Symbology>) -> BarcodeDetectorOptions {
         switch self {
         case .fast: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: false, tryRotate: false)
-        case .balanced: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: false)
+        case .balanced: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
         case .accurate: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
         }
     }

@@ -35,16 +35,24 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         public var payloadStringValue: String?
         public var payloadData: Data
         public var symbology: Symbology
+        /// The ISO/IEC 15424 symbology identifier zxing-cpp reported (`]C1` marks GS1-128), if any.
+        public var symbologyIdentifier: String?
         public var frameIndex: Int
         public var time: Double
 
+        /// What the payload means: a URL, Wi-Fi credentials, an EMVCo payment code, GS1 data ... or `.text`.
+        public var content: PayloadContent {
+            PayloadParser.parse(payloadStringValue ?? "", symbologyIdentifier: symbologyIdentifier)
+        }
+
         public init(id: UUID, bounds: Bounds, payloadStringValue: String?, payloadData: Data, symbology: Symbology,
-                    frameIndex: Int, time: Double) {
+                    symbologyIdentifier: String? = nil, frameIndex: Int, time: Double) {
             self.id = id
             self.bounds = bounds
             self.payloadStringValue = payloadStringValue
             self.payloadData = payloadData
             self.symbology = symbology
+            self.symbologyIdentifier = symbologyIdentifier
             self.frameIndex = frameIndex
             self.time = time
         }

@@ -7,12 +7,15 @@ import Foundation
 /// Version 1:
 /// - first line: `{"event":"start","v":1,"source":S,"width":W,"height":H,"fps":F,"config":{...}}`
 /// - changes: `{"event":"add"|"update"|"remove","frame":N,"time":T,"id":UUID,"kind":"barcode"|"text",
-///   "symbology":S,"payload":P[,"payload_b64":B]` (barcodes) or `"transcript":S` (text)
+///   "symbology":S,"payload":P[,"payload_b64":B],"content":{"type":T,...}` (barcodes) or `"transcript":S`
+///   (text)
 ///   `,"confidence":C,"bounds":[[x,y] x4],"seen_frame":N,"seen_time":T}`; `frame` is the 0-based decoded
 ///   frame that decided the change, `time` its media time in seconds, bounds in source pixels topLeft,
 ///   topRight, bottomRight, bottomLeft; `seen_frame`/`seen_time` the last frame that saw the item (on a
 ///   remove, earlier than `frame` by the grace period). A remove repeats the item's last state. `payload_b64` is present when the payload
-///   bytes are not valid UTF-8 (then `payload` is zxing-cpp's best reading of them).
+///   bytes are not valid UTF-8 (then `payload` is zxing-cpp's best reading of them). `content` says what the
+///   payload means (`PayloadContent.logFields`): `{"type":"url"|"email"|"phone"|"sms"|"geo"|"wifi"|
+///   "contact"|"event"|"gs1"|"emvco"|"text", ...fields}`.
 /// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error"[,"error":E]}`
 public enum EventLog {
     /// The schema version written in the start line's `v`.
@@ -59,6 +62,25 @@ public enum EventLog {
         return line.text
     }
 
+    /// A content object, its fields in the parser's order.
+    static func json(_ fields: [PayloadContent.LogField]) -> String {
+        var object = JSONLine()
+        for field in fields {
+            object.add(field.key, raw: json(field.value))
+        }
+        return object.text
+    }
+
+    static func json(_ value: PayloadContent.LogValue) -> String {
+        switch value {
+        case let .string(text): return JSONLine.quoted(text)
+        case let .number(number): return JSONLine.number(number)
+        case let .bool(flag): return flag ? "true" : "false"
+        case let .array(values): return JSONLine.array(values.map(json))
+        case let .object(fields): return json(fields)
+        }
+    }
+
     private static func changeLine(_ event: EventName, _ item: RecognizedItem, _ changes: ScanChanges) -> String {
         var line = JSONLine()
         line.add("event", event.rawValue)
@@ -74,6 +96,7 @@ public enum EventLog {
             if utf8 == nil {
                 line.add("payload_b64", barcode.payloadData.base64EncodedString())
             }
+            line.add("content", raw: json(barcode.content.logFields))
             line.add("confidence", 1.0)
         case let .text(text):
             line.add("kind", "text")

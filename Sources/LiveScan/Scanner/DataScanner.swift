@@ -15,6 +15,8 @@ public final class DataScanner: @unchecked Sendable {
     /// (cheap) but a line that has read the same twice is re-read only twice a second (`TextReadingCache`).
     /// When false, every line is read in every frame.
     public let isHighFrameRateTrackingEnabled: Bool
+    /// Whether the scanner says what would help when it cannot read (`didChangeGuidance`; default true).
+    public let isGuidanceEnabled: Bool
     /// Whether item highlights are drawn (default false): the scanner itself has no view, so this is a
     /// note for outputs; the `livescan` command sets it for `--annotate` (see `Annotator`).
     public let isHighlightingEnabled: Bool
@@ -53,12 +55,13 @@ public final class DataScanner: @unchecked Sendable {
     /// VisionKit's initialiser and defaults. Engines are made when scanning starts.
     public init(recognizedDataTypes: Set<RecognizedDataType>, qualityLevel: QualityLevel = .balanced,
                 recognizesMultipleItems: Bool = false, isHighFrameRateTrackingEnabled: Bool = true,
-                isHighlightingEnabled: Bool = false) {
+                isGuidanceEnabled: Bool = true, isHighlightingEnabled: Bool = false) {
         self.recognizedDataTypes = recognizedDataTypes
         self.qualityLevel = qualityLevel
         self.recognizesMultipleItems = recognizesMultipleItems
         self.isHighFrameRateTrackingEnabled = isHighFrameRateTrackingEnabled
         self.isHighlightingEnabled = isHighlightingEnabled
+        self.isGuidanceEnabled = isGuidanceEnabled
         var contentTypes: Set<TextContentType>? = []
         for case let .text(_, contentType) in recognizedDataTypes {
             if let contentType {
@@ -188,7 +191,9 @@ public final class DataScanner: @unchecked Sendable {
             }
         }
         if wantsBarcodes {
-            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(symbologies: symbologies))
+            var options = qualityLevel.barcodeOptions(symbologies: symbologies)
+            options.reportsUnreadable = isGuidanceEnabled
+            let zxing = ZXingBarcodeDetector(options: options)
             barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
         }
@@ -208,6 +213,8 @@ public final class DataScanner: @unchecked Sendable {
         var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
         var selection = SingleItemSelection()
         var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled ? TextReadingCache() : nil
+        var guidanceMonitor = GuidanceMonitor()
+        var guidance: ScanGuidance?
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -227,7 +234,23 @@ public final class DataScanner: @unchecked Sendable {
                     }
                     break
                 }
-                let observations = try recognize(frame, textCache: &textCache)
+                var observations = try recognize(frame, textCache: &textCache)
+                let located = observations.filter { !$0.isReadable }
+                observations.removeAll { !$0.isReadable }
+                if isGuidanceEnabled {
+                    // A located code counts only where nothing was decoded (zxing reports failed rows of
+                    // codes it read on another row too), and only 2-D codes: 1-D checksum misses are noise.
+                    let undecoded = located.filter { code in
+                        code.symbology?.isTwoDimensional == true
+                            && !observations.contains { $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2 }
+                    }
+                    let hint = guidanceMonitor.guidance(undecodedCodes: undecoded.count,
+                                                        sharpness: (try? frame.image.sharpness()) ?? 0)
+                    if hint != guidance {
+                        guidance = hint
+                        delegate?.dataScanner(self, didChangeGuidance: hint)
+                    }
+                }
                 var changes = tracker.update(observations, frame: frame.index, time: frame.time)
                 var items = tracker.items
                 if !recognizesMultipleItems {

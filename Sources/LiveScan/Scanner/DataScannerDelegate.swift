@@ -20,6 +20,8 @@ public protocol DataScannerDelegate: AnyObject {
     /// LiveScan's own, for outputs that draw or show every frame (annotated video, the live listing):
     /// called once per processed frame, after that frame's change calls, with the items then current.
     func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem])
+    /// The hint for the user changed (nil: none needed). Only with `isGuidanceEnabled`.
+    func dataScanner(_ dataScanner: DataScanner, didChangeGuidance guidance: ScanGuidance?)
     /// LiveScan's own, for logs: scanning ended; every item has had its didRemove.
     func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome)
 }
@@ -36,6 +38,7 @@ extension DataScannerDelegate {
     public func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {}
     public func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {}
     public func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {}
+    public func dataScanner(_ dataScanner: DataScanner, didChangeGuidance guidance: ScanGuidance?) {}
     public func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {}
 }
 

@@ -65,7 +65,7 @@ struct Track: Sendable {
             return .barcode(RecognizedItem.Barcode(
                 id: id, bounds: observation.bounds, payloadStringValue: observation.payloadStringValue,
                 payloadData: observation.payloadData ?? Data(), symbology: observation.symbology ?? .qr,
-                frameIndex: lastSeenFrame, time: lastSeenTime))
+                symbologyIdentifier: observation.symbologyIdentifier, frameIndex: lastSeenFrame, time: lastSeenTime))
         case .text:
             let winner = voter.winner ?? (observation.transcript ?? "", observation.confidence)
             return .text(RecognizedItem.Text(
