@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LiveScan
 import LiveScanScenes
 
 /// A short moving scene: two QR codes, a Code 128 and a text line, 2 s at 30 fps.
@@ -87,6 +88,28 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(once.status == 0)
         #expect(once.outputLines.count == 1)
         #expect(["https://livescan.example/a", "SHELF-B-0042"].contains(once.outputLines.first ?? ""))
+    }
+
+    @Test func annotatedVideoHasTheInputsFramesAndStillDecodes() throws {
+        let video = folder.appendingPathComponent("plain.mp4")
+        try SceneRenderer(scene: shortScene(frames: 24)).writeVideo(to: video.path)
+        let annotated = folder.appendingPathComponent("annotated.mp4")
+        let result = try Livescan.run(["scan", "--types", "qr", video.path, "--annotate", annotated.path])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let source = try VideoSource(path: annotated.path)
+        #expect(source.info.frameCount == 24)
+        #expect(source.info.width == 1280 && source.info.height == 720)
+        var frames = 0
+        var decoded = 0
+        while let frame = try source.nextFrame() {
+            frames += 1
+            decoded += try ZXingBarcodeDetector().detect(in: frame).count
+        }
+        #expect(frames == 24)
+        #expect(decoded >= 2 * 22, "the highlights must not hide the codes: \(decoded) decodes in 24 frames")
+        let still = folder.appendingPathComponent("annotated.png")
+        #expect(try Livescan.run(["scan", "--types", "qr", video.path, "--annotate", still.path]).status == 0)
+        #expect(try FrameImage(contentsOf: still.path).width == 1280)
     }
 
     @Test func rawPrintsPayloadsOnlyAndTypesFilter() throws {
