@@ -8,7 +8,7 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test demo bench-tracking bench-engines bench-accuracy clean
+.PHONY: setup build test test-sanitize demo bench-tracking bench-engines bench-accuracy clean
 
 setup:
 	@bash scripts/setup.sh
@@ -18,6 +18,12 @@ build: setup
 
 test: setup
 	$(SWIFT) test
+
+# AddressSanitizer over CBridge, the library and the tests that drive the real engines. Leak checking is
+# off: OpenCV, Tesseract and libgomp keep process-lifetime allocations that it reports.
+test-sanitize: setup
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(BUILD_DIR)/sanitize \
+		--filter "LiveScanTests|BridgeTests"
 
 demo: build
 	@mkdir -p $(DEMO_DIR)

@@ -33,7 +33,8 @@ let package = Package(
             cxxSettings: [.unsafeFlags([openCVHeaders])],
             linkerSettings: (openCVModules + ["opencv_freetype", "m"]).map { .linkedLibrary($0) }
         ),
-        .target(name: "LiveScanScenes", dependencies: ["SceneRender"], path: "Sources/LiveScanScenes"),
+        // Video files are written with LiveScan's own writer; everything drawn is SceneRender's.
+        .target(name: "LiveScanScenes", dependencies: ["SceneRender", "LiveScan"], path: "Sources/LiveScanScenes"),
         .executableTarget(name: "livescan-scenes", dependencies: ["LiveScanScenes"], path: "Sources/livescan-scenes"),
 
         .executableTarget(

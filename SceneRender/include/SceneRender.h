@@ -1,5 +1,6 @@
 /*
- * SceneRender: drawing primitives for synthetic scenes with exact ground truth.
+ * SceneRender: drawing primitives for synthetic scenes with exact ground truth (videos are written
+ * by LiveScan's own CB_VideoWriter).
  * OpenCV draws, zxing-cpp 1.4 encodes barcodes, FreeType (cv::freetype) renders text.
  *
  * Ownership, stated once:
@@ -181,25 +182,6 @@ SR_Status SR_Font_measure(SR_Font *font, const char *utf8_text, int pixel_height
  */
 SR_Status SR_Canvas_draw_text(SR_Canvas *canvas, SR_Font *font, const char *utf8_text, int pixel_height,
                               SR_Color color, float left, float top, SR_Quad *out_bounds);
-
-/* ---- Video: cv::VideoWriter (FFmpeg backend) ---------------------------------------------- */
-
-typedef struct SR_VideoWriter SR_VideoWriter;
-
-/**
- * Opens a video file; the extension picks the codec: .mp4/.mov/.mkv -> H.264 ('avc1', libx264),
- * falling back to MPEG-4 Part 2 ('mp4v') when H.264 cannot open; .avi -> Motion JPEG ('MJPG').
- * SR_UNSUPPORTED for other extensions, SR_IO_FAILED when no codec opens the file.
- */
-SR_Status SR_VideoWriter_open(const char *path, double fps, int width, int height,
-                              SR_VideoWriter **out_writer);
-/** The FourCC actually in use, e.g. "avc1"; borrowed. */
-const char *SR_VideoWriter_fourcc(const SR_VideoWriter *writer);
-/** Appends one frame; the canvas must have the size given to SR_VideoWriter_open. */
-SR_Status SR_VideoWriter_write(SR_VideoWriter *writer, const SR_Canvas *canvas);
-/** Flushes and closes the file; further writes fail. SR_VideoWriter_delete closes too. */
-SR_Status SR_VideoWriter_close(SR_VideoWriter *writer);
-void SR_VideoWriter_delete(SR_VideoWriter *writer);
 
 #ifdef __cplusplus
 }

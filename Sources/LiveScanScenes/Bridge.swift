@@ -179,31 +179,3 @@ final class Font {
         return (Int(width), Int(height))
     }
 }
-
-/// Owns an `SR_VideoWriter`.
-final class VideoWriter {
-    let handle: OpaquePointer
-
-    init(path: String, fps: Double, width: Int, height: Int) throws {
-        var made: OpaquePointer?
-        try check(SR_VideoWriter_open(path, fps, Int32(width), Int32(height), &made))
-        guard let made else {
-            throw SceneError.engine("SR_VideoWriter_open returned no writer")
-        }
-        handle = made
-    }
-
-    deinit {
-        SR_VideoWriter_delete(handle)
-    }
-
-    var fourcc: String { String(cString: SR_VideoWriter_fourcc(handle)) }
-
-    func write(_ canvas: Canvas) throws {
-        try check(SR_VideoWriter_write(handle, canvas.handle), "cannot write a video frame")
-    }
-
-    func close() throws {
-        try check(SR_VideoWriter_close(handle), "cannot finish the video")
-    }
-}

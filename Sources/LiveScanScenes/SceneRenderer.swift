@@ -1,3 +1,4 @@
+import LiveScan
 internal import SceneRender
 
 /// One rendered frame: `height` rows of `width` packed 8-bit BGR pixels, no padding.
@@ -173,13 +174,19 @@ public final class SceneRenderer {
     /// after it is written.
     @discardableResult
     public func writeVideo(to path: String, progress: ((Int) -> Void)? = nil) throws -> String {
-        let writer = try VideoWriter(path: path, fps: scene.fps, width: scene.width, height: scene.height)
-        for frame in 0..<scene.frameCount {
-            try writer.write(try draw(frame: frame))
-            progress?(frame)
+        do {
+            let writer = try LiveScan.VideoWriter(path: path, fps: scene.fps, width: scene.width,
+                                                  height: scene.height)
+            for frame in 0..<scene.frameCount {
+                let pixels = try draw(frame: frame).pixels()
+                try writer.write(FrameImage(pixels: pixels, width: scene.width, height: scene.height, channels: 3))
+                progress?(frame)
+            }
+            try writer.close()
+            return writer.fourcc
+        } catch let error as ScanError {
+            throw SceneError.io(error.description)
         }
-        try writer.close()
-        return writer.fourcc
     }
 
     /// Draws `frame` into the reused work canvas: background, items, occluders, then blur and noise as a camera

@@ -1,15 +1,18 @@
 import Foundation
 internal import CBridge
 
-/// Owns a `CB_VideoWriter` (`cv::VideoWriter`, FFmpeg backend): frames in, one video file out.
-/// The extension picks the codec: .mp4/.mkv/.mov H.264 ("avc1", else "mp4v"), .avi Motion JPEG.
-final class VideoWriter {
-    let path: String
-    let width: Int
-    let height: Int
+/// Frames in, one video file out (`CB_VideoWriter`: `cv::VideoWriter`, FFmpeg backend). The extension
+/// picks the codec: .mp4/.mkv/.mov H.264 ("avc1", else "mp4v"), .avi Motion JPEG. Odd sizes are padded
+/// by one pixel (H.264 needs even ones). One thread at a time.
+public final class VideoWriter: @unchecked Sendable {
+    public let path: String
+    public let width: Int
+    public let height: Int
     private let handle: OpaquePointer
 
-    init(path: String, fps: Double, width: Int, height: Int) throws {
+    /// Opens `path` for `width`x`height` frames at `fps`. Throws `ScanError.invalidParameter` for an
+    /// unknown extension or a bad size or rate, `.outputFailed` when the file cannot be created.
+    public init(path: String, fps: Double, width: Int, height: Int) throws {
         guard fps.isFinite, fps > 0, fps <= 1000 else {
             throw ScanError.invalidParameter(parameter: "fps", reason: "\(fps) is not in (0, 1000]")
         }
@@ -34,15 +37,15 @@ final class VideoWriter {
     }
 
     /// The codec in use: "avc1", "mp4v" or "MJPG".
-    var fourcc: String { String(cString: CB_VideoWriter_fourcc(handle)) }
+    public var fourcc: String { String(cString: CB_VideoWriter_fourcc(handle)) }
 
     /// Encodes one frame, which must be exactly `width` x `height`.
-    func write(_ image: FrameImage) throws {
+    public func write(_ image: FrameImage) throws {
         try check(CB_VideoWriter_write(handle, image.handle)) { .outputFailed(path: path, reason: $0) }
     }
 
     /// Finishes the file (flushes the encoder, writes the container's index). Idempotent.
-    func close() throws {
+    public func close() throws {
         try check(CB_VideoWriter_close(handle)) { .outputFailed(path: path, reason: $0) }
     }
 }
