@@ -208,7 +208,26 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0,
                                             options->report_unreadable != 0);
     cbridge::BarcodeList barcodes;
-    for (const auto &result : cbridge::readBarcodes(gray, hints)) {
+    ZXing::Results results = cbridge::readBarcodes(gray, hints);
+    const int matrixFormats = CB_FORMAT_QRCODE | CB_FORMAT_MICROQRCODE | CB_FORMAT_DATAMATRIX | CB_FORMAT_AZTEC;
+    const int wanted = options->formats == 0 ? CB_FORMAT_ALL : options->formats;
+    if (options->try_inverted != 0 && (wanted & matrixFormats) != 0) {
+        // zxing-cpp 1.4 has no tryInvert (2.x has): read the negative for light-on-dark 2-D codes and keep
+        // what the positive did not already give.
+        cv::Mat negative;
+        cv::bitwise_not(gray, negative);
+        const auto inverseHints = cbridge::decodeHints(wanted & matrixFormats, options->try_harder != 0,
+                                                       options->try_rotate != 0, false);
+        for (auto &result : cbridge::readBarcodes(negative, inverseHints)) {
+            const bool known = std::any_of(results.begin(), results.end(), [&](const ZXing::Result &found) {
+                return found.isValid() && found.bytes() == result.bytes() && found.format() == result.format();
+            });
+            if (result.isValid() && !known) {
+                results.push_back(std::move(result));
+            }
+        }
+    }
+    for (const auto &result : results) {
         // With returnErrors zxing also hands back symbols it found but could not decode; their text is junk.
         if (result.isValid() || (options->report_unreadable != 0 && result.format() != ZXing::BarcodeFormat::None)) {
             barcodes.append(result, scale);

@@ -137,6 +137,7 @@ typedef struct CB_BarcodeOptions {
     int try_harder;     /* zxing DecodeHints::tryHarder */
     int try_rotate;     /* zxing DecodeHints::tryRotate */
     int report_unreadable; /* also return symbols located but not decoded (readable = 0, no payload) */
+    int try_inverted;   /* also read the inverted picture for light-on-dark 2-D codes (zxing-cpp 1.4 cannot) */
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
                            zxing's own tryDownscale is always off: zxing-cpp 1.4.0 abort()s in it
                            on some 1080p multi-code frames (upstream issue 740). */

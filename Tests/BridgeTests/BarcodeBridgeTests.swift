@@ -78,6 +78,19 @@ import LiveScanScenes
         }
     }
 
+    @Test func lightOnDarkCodesNeedTheInvertedRead() throws {
+        let still = try SceneRenderer.still(symbology: .qr, payload: "white on black")
+        let negative = RenderedFrame(width: still.frame.width, height: still.frame.height,
+                                     pixels: still.frame.pixels.map { 255 - $0 })
+        #expect(try ZXingBarcodeDetector().detect(in: frame(negative)).isEmpty)
+        var options = BarcodeDetectorOptions()
+        options.triesInverted = true
+        let found = try ZXingBarcodeDetector(options: options).detect(in: frame(negative))
+        #expect(found.map(\.payloadStringValue) == ["white on black"])
+        // A dark-on-light code is read once, not twice.
+        #expect(try ZXingBarcodeDetector(options: options).detect(in: frame(still.frame)).count == 1)
+    }
+
     @Test func openCVLocatorDecodesQRThroughZXing() throws {
         let still = try SceneRenderer.still(symbology: .qr, payload: "located by OpenCV", moduleSize: 6,
                                             rotation: 15, margin: 60)

@@ -17,6 +17,9 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// Also report codes located but not decoded, as `Observation.isReadable == false` (for guidance;
     /// zxing-cpp `returnErrors`; default false).
     public var reportsUnreadable = false
+    /// Also read the inverted picture, for light-on-dark QR, Data Matrix and Aztec codes (zxing-cpp 1.4
+    /// has no tryInvert; default false: it costs a second read).
+    public var triesInverted = false
 
     public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = true,
                 maxDimension: Int = 1920) {

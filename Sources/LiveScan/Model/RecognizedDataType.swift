@@ -12,7 +12,8 @@ public enum QualityLevel: String, Sendable, CaseIterable {
     case fast
     /// zxing-cpp tryHarder and tryRotate (as ZXingReader); text lines read at 40 pixels tall. The default.
     case balanced
-    /// Also OpenCV's QR locator; text lines read at 48 pixels tall.
+    /// Also light-on-dark 2-D codes (a second, inverted read) and OpenCV's QR locator; text lines read at
+    /// 48 pixels tall.
     case accurate
 
     /// The zxing-cpp knobs of this level, for the given symbologies.
@@ -20,7 +21,10 @@ public enum QualityLevel: String, Sendable, CaseIterable {
         switch self {
         case .fast: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: false, tryRotate: false)
         case .balanced: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
-        case .accurate: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
+        case .accurate:
+            var options = BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
+            options.triesInverted = true
+            return options
         }
     }
 
