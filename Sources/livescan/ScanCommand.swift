@@ -196,19 +196,21 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     }
 
     func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
+        // Counted first: what was found stays found even if the output below has gone (`| head`).
+        let alreadyFound = itemsFound
+        itemsFound += changes.added.count
         do {
             try eventLog?.write(changes)
             var shown = changes
             if options.once {
                 // zbarcam --oneshot: the first item found, then stop.
-                shown.added = itemsFound == 0 ? Array(changes.added.prefix(1)) : []
+                shown.added = alreadyFound == 0 ? Array(changes.added.prefix(1)) : []
                 shown.updated = []
                 shown.removed = []
                 if !changes.added.isEmpty {
                     dataScanner.requestStop()
                 }
             }
-            itemsFound += changes.added.count
             for presenter in presenters {
                 try presenter.changed(shown)
             }
