@@ -24,12 +24,11 @@ cv::Mat grayOf(const cv::Mat &bgr) {
     return gray;
 }
 
-ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate, bool returnErrors) {
+ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate) {
     ZXing::DecodeHints hints;
     hints.setFormats(formats == 0 ? ZXing::BarcodeFormat::Any : static_cast<ZXing::BarcodeFormat>(formats));
     hints.setTryHarder(tryHarder);
     hints.setTryRotate(tryRotate);
-    hints.setReturnErrors(returnErrors);
     // zxing-cpp 1.4.0 abort()s inside its downscaling on some 1080p multi-code frames (assertion
     // `lineCount() == 1`, upstream issue 740). An abort cannot be caught: never enable it.
     hints.setTryDownscale(false);
@@ -140,7 +139,6 @@ BarcodeList::~BarcodeList() {
 void BarcodeList::append(const ZXing::Result &result, double scale, const CB_Quad *quadOverride) {
     CB_Barcode barcode{};
     barcode.format = static_cast<int>(result.format());
-    barcode.readable = result.isValid() ? 1 : 0;
     barcode.sequence_index = result.sequenceSize() > 0 ? result.sequenceIndex() : -1;
     barcode.sequence_size = std::max(result.sequenceSize(), 0);
     if (quadOverride != nullptr) {
@@ -205,8 +203,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         cv::resize(gray, smaller, cv::Size(), 1 / scale, 1 / scale, cv::INTER_AREA);
         gray = smaller;
     }
-    const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0,
-                                            options->report_unreadable != 0);
+    const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0);
     cbridge::BarcodeList barcodes;
     ZXing::Results results = cbridge::readBarcodes(gray, hints);
     const int matrixFormats = CB_FORMAT_QRCODE | CB_FORMAT_MICROQRCODE | CB_FORMAT_DATAMATRIX | CB_FORMAT_AZTEC;
@@ -217,7 +214,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         cv::Mat negative;
         cv::bitwise_not(gray, negative);
         const auto inverseHints = cbridge::decodeHints(wanted & matrixFormats, options->try_harder != 0,
-                                                       options->try_rotate != 0, false);
+                                                       options->try_rotate != 0);
         for (auto &result : cbridge::readBarcodes(negative, inverseHints)) {
             const bool known = std::any_of(results.begin(), results.end(), [&](const ZXing::Result &found) {
                 return found.isValid() && found.bytes() == result.bytes() && found.format() == result.format();
@@ -228,8 +225,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         }
     }
     for (const auto &result : results) {
-        // With returnErrors zxing also hands back symbols it found but could not decode; their text is junk.
-        if (result.isValid() || (options->report_unreadable != 0 && result.format() != ZXing::BarcodeFormat::None)) {
+        if (result.isValid()) {
             barcodes.append(result, scale);
         }
     }

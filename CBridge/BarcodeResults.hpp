@@ -28,7 +28,7 @@ private:
 };
 
 cv::Mat grayOf(const cv::Mat &bgr);
-ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate, bool returnErrors = false);
+ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate);
 ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints);
 
 }  // namespace cbridge

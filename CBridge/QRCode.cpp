@@ -3,6 +3,8 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
+#include <cstdlib>
+
 extern "C" CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode **out_barcodes, size_t *out_count) {
     CB_TRY
     CB_REQUIRE(image != nullptr && out_barcodes != nullptr && out_count != nullptr,
@@ -42,3 +44,30 @@ extern "C" CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode *
     return barcodes.release(out_barcodes, out_count);
     CB_CATCH
 }
+
+extern "C" CB_Status CB_QR_locate(const CB_Image *image, CB_Quad **out_quads, size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out_quads != nullptr && out_count != nullptr, "CB_QR_locate: NULL argument");
+    *out_quads = nullptr;
+    *out_count = 0;
+    std::vector<cv::Point2f> corners;
+    cv::QRCodeDetector locator;
+    if (!locator.detectMulti(cbridge::grayOf(image->pixels), corners) || corners.size() % 4 != 0) {
+        return CB_OK;
+    }
+    const size_t count = corners.size() / 4;
+    auto *quads = static_cast<CB_Quad *>(std::calloc(count, sizeof(CB_Quad)));
+    CB_REQUIRE(quads != nullptr, "out of memory");
+    for (size_t index = 0; index < count; ++index) {
+        for (int corner = 0; corner < 4; ++corner) {
+            quads[index].x[corner] = corners[index * 4 + corner].x;
+            quads[index].y[corner] = corners[index * 4 + corner].y;
+        }
+    }
+    *out_quads = quads;
+    *out_count = count;
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_Quads_free(CB_Quad *quads) { std::free(quads); }

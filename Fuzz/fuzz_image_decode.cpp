@@ -66,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     barcodeOptions.formats = CB_FORMAT_ALL;
     barcodeOptions.try_harder = (choice >> 0) & 1;
     barcodeOptions.try_rotate = (choice >> 1) & 1;
-    barcodeOptions.report_unreadable = (choice >> 2) & 1;
+    barcodeOptions.try_inverted = (choice >> 2) & 1;
     static const int maxDimensions[] = {0, 0, 64, 640};
     barcodeOptions.max_dimension = maxDimensions[(choice >> 3) & 3];
     fuzz::exerciseBarcodes(image, barcodeOptions);
@@ -92,6 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         CB_Barcode *barcodes = nullptr;
         size_t count = 0;
         if (CB_QR_locate_and_decode(image, &barcodes, &count) == CB_OK) CB_Barcodes_free(barcodes, count);
+        CB_Quad *quads = nullptr;
+        if (CB_QR_locate(image, &quads, &count) == CB_OK) CB_Quads_free(quads);
     }
 
     CB_Annotation annotation{};

@@ -136,7 +136,6 @@ typedef struct CB_BarcodeOptions {
     int formats;        /* CB_Format flags; 0 means all */
     int try_harder;     /* zxing DecodeHints::tryHarder */
     int try_rotate;     /* zxing DecodeHints::tryRotate */
-    int report_unreadable; /* also return symbols located but not decoded (readable = 0, no payload) */
     int try_inverted;   /* also read the inverted picture for light-on-dark 2-D codes (zxing-cpp 1.4 cannot) */
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
                            zxing's own tryDownscale is always off: zxing-cpp 1.4.0 abort()s in it
@@ -152,7 +151,6 @@ typedef struct CB_Barcode {
     char symbology_identifier[8]; /* e.g. "]Q1" */
     int sequence_index;    /* structured append: position, -1 if not part of a sequence */
     int sequence_size;     /* structured append: number of symbols, 0 if none */
-    int readable;          /* 1 decoded; 0 located but not decodable (only with report_unreadable) */
 } CB_Barcode;
 
 /** Decodes every barcode in the image. `*out_count` may be 0. Free with CB_Barcodes_free. */
@@ -168,6 +166,14 @@ void CB_Barcodes_free(CB_Barcode *barcodes, size_t count);
  * by zxing-cpp (isPure). Returns only quads that decoded. Free with CB_Barcodes_free.
  */
 CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode **out_barcodes, size_t *out_count);
+
+/**
+ * Where QR codes are, decoded or not (cv::QRCodeDetector::detectMulti, about 30 ms at 720p): for
+ * guidance ("move closer") when a code is in view that nothing decoded. zxing-cpp 1.4's returnErrors
+ * does not report 2-D symbols that fail to decode. Free with CB_Quads_free.
+ */
+CB_Status CB_QR_locate(const CB_Image *image, CB_Quad **out_quads, size_t *out_count);
+void CB_Quads_free(CB_Quad *quads);
 
 /* ---- Text: Tesseract 5 -------------------------------------------------------------------- */
 

@@ -78,6 +78,30 @@ import LiveScanScenes
         }
     }
 
+    /// zxing-cpp 1.4 drops 2-D symbols it cannot decode, even with returnErrors; OpenCV's locator finds them.
+    @Test func aDamagedQRCodeIsReportedAsLocatedButUnreadable() throws {
+        let still = try SceneRenderer.still(symbology: .qr, payload: "damaged in the middle", moduleSize: 6)
+        var pixels = still.frame.pixels
+        let box = still.bounds.boundingBox
+        let (width, midX, midY) = (still.frame.width, (box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2)
+        let half = (box.maxX - box.minX) * 0.22
+        // Wipe the data in the middle; the three finder patterns in the corners stay.
+        for y in Int(midY - half)..<Int(midY + half) {
+            for x in Int(midX - half)..<Int(midX + half) {
+                for channel in 0..<3 {
+                    pixels[(y * width + x) * 3 + channel] = 255
+                }
+            }
+        }
+        let damaged = try frame(RenderedFrame(width: width, height: still.frame.height, pixels: pixels))
+        #expect(try ZXingBarcodeDetector().detect(in: damaged).isEmpty)
+        let located = try OpenCVQRLocator().locate(in: damaged)
+        #expect(located.count == 1)
+        #expect(located.first?.isReadable == false)
+        #expect(located.first?.symbology == .qr)
+        #expect(located.first?.payloadData == nil)
+    }
+
     @Test func lightOnDarkCodesNeedTheInvertedRead() throws {
         let still = try SceneRenderer.still(symbology: .qr, payload: "white on black")
         let negative = RenderedFrame(width: still.frame.width, height: still.frame.height,

@@ -14,9 +14,6 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// Frames whose long side exceeds this are downscaled by LiveScan before decoding (default 1920).
     /// zxing-cpp's own tryDownscale stays off: it aborts on some 1080p frames (zxing-cpp issue 740).
     public var maxDimension: Int
-    /// Also report codes located but not decoded, as `Observation.isReadable == false` (for guidance;
-    /// zxing-cpp `returnErrors`; default false).
-    public var reportsUnreadable = false
     /// Also read the inverted picture, for light-on-dark QR, Data Matrix and Aztec codes (zxing-cpp 1.4
     /// has no tryInvert; default false: it costs a second read).
     public var triesInverted = false

@@ -15,6 +15,21 @@ public struct OpenCVQRCodeDetector: BarcodeDetector {
     }
 }
 
+/// Where QR codes are, decoded or not (`CB_QR_locate`, OpenCV's detectMulti; about 30 ms at 720p),
+/// as unreadable observations: the scanner's "move closer" guidance.
+public struct OpenCVQRLocator: Sendable {
+    public init() {}
+
+    public func locate(in frame: Frame) throws -> [Observation] {
+        var quads: UnsafeMutablePointer<CB_Quad>?
+        var count = 0
+        try check(CB_QR_locate(frame.image.handle, &quads, &count)) { .engineFailure("OpenCV: \($0)") }
+        defer { CB_Quads_free(quads) }
+        guard let quads else { return [] }
+        return (0..<count).map { .unreadableBarcode(.qr, bounds: Bounds(quads[$0])) }
+    }
+}
+
 /// Runs detectors in order; a later detector's finding counts only where no earlier one found the same
 /// payload at an overlapping place.
 public struct CombinedBarcodeDetector: BarcodeDetector {

@@ -15,7 +15,6 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
         raw.try_harder = options.tryHarder ? 1 : 0
         raw.try_rotate = options.tryRotate ? 1 : 0
         raw.max_dimension = Int32(options.maxDimension)
-        raw.report_unreadable = options.reportsUnreadable ? 1 : 0
         raw.try_inverted = options.triesInverted ? 1 : 0
         var barcodes: UnsafeMutablePointer<CB_Barcode>?
         var count = 0
@@ -31,9 +30,6 @@ func observations(from barcodes: UnsafeMutablePointer<CB_Barcode>?, count: Int) 
     return (0..<count).compactMap { index in
         let barcode = barcodes[index]
         guard let symbology = Symbology(formatFlag: barcode.format) else { return nil }
-        guard barcode.readable != 0 else {
-            return .unreadableBarcode(symbology, bounds: Bounds(barcode.quad))
-        }
         let data = barcode.bytes.map { Data(bytes: $0, count: barcode.byte_count) } ?? Data()
         let text = barcode.text.map { String(cString: $0) }
         let identifier = withUnsafeBytes(of: barcode.symbology_identifier) { raw in

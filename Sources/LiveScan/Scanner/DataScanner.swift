@@ -38,6 +38,9 @@ public final class DataScanner: @unchecked Sendable {
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     private let textContentTypes: Set<TextContentType>?
     private var barcodeDetector: (any BarcodeDetector)?
+    /// For guidance: finds QR codes whether or not they decode; run every `locatorInterval` frames.
+    private var qrLocator: OpenCVQRLocator?
+    private let locatorInterval = 10
     private var textRecognizer: (any TextRecognizer)?
     private var enginesInjected = false
     private var stopRequested = false
@@ -191,9 +194,8 @@ public final class DataScanner: @unchecked Sendable {
             }
         }
         if wantsBarcodes {
-            var options = qualityLevel.barcodeOptions(symbologies: symbologies)
-            options.reportsUnreadable = isGuidanceEnabled
-            let zxing = ZXingBarcodeDetector(options: options)
+            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(symbologies: symbologies))
+            qrLocator = isGuidanceEnabled && symbologies.contains(.qr) ? OpenCVQRLocator() : nil
             barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
         }
@@ -215,6 +217,7 @@ public final class DataScanner: @unchecked Sendable {
         var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled ? TextReadingCache() : nil
         var guidanceMonitor = GuidanceMonitor()
         var guidance: ScanGuidance?
+        var locatedCodes: [Observation] = []
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -235,14 +238,19 @@ public final class DataScanner: @unchecked Sendable {
                     break
                 }
                 var observations = try recognize(frame, textCache: &textCache)
-                let located = observations.filter { !$0.isReadable }
+                // Codes a detector located but could not read are hints for guidance, never items.
+                var located = observations.filter { !$0.isReadable }
                 observations.removeAll { !$0.isReadable }
                 if isGuidanceEnabled {
-                    // A located code counts only where nothing was decoded (zxing reports failed rows of
-                    // codes it read on another row too), and only 2-D codes: 1-D checksum misses are noise.
+                    // The locator costs ~30 ms: a few times a second is enough to tell a person to move.
+                    if frame.index % locatorInterval == 0, let qrLocator {
+                        locatedCodes = (try? qrLocator.locate(in: frame)) ?? []
+                    }
+                    located += locatedCodes
                     let undecoded = located.filter { code in
-                        code.symbology?.isTwoDimensional == true
-                            && !observations.contains { $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2 }
+                        code.symbology?.isTwoDimensional == true && !observations.contains {
+                            $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2
+                        }
                     }
                     let hint = guidanceMonitor.guidance(undecodedCodes: undecoded.count,
                                                         sharpness: (try? frame.image.sharpness()) ?? 0)

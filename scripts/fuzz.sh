@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Time-bounded libFuzzer runs over CBridge's image and frame entry points and over the event-log reader.
+#
+#   scripts/fuzz.sh [SECONDS]     (default 60 per target)
+#
+# Targets (sources in Fuzz/):
+#   fuzz_image_decode  corrupt and random image files -> CB_Image_open -> barcodes, text regions, QR, ...
+#   fuzz_raw_frame     any width/height/channels/stride -> CB_Image_new -> barcodes, regions, annotation, OCR
+#   fuzz_event_log     any bytes -> EventLogReader(data:) -> EventLogReport -> the `livescan report` renderers
+# The C++ targets are built with Debian's clang (libFuzzer + ASan + UBSan), straight from CBridge/*.cpp and
+# not through SwiftPM; the Swift target with the toolchain's swiftc -sanitize=fuzzer,address.
+#
+# Each run first replays Fuzz/regressions/<target>/* (every crash ever found, kept as a plain input), then
+# fuzzes for SECONDS from the seeds in Fuzz/corpus/<target>/ (copied to a scratch corpus under
+# .build/fuzz/). Exits 1 if any target crashed, leaked, timed out or ran out of memory, naming the reproducer;
+# rerun one with `.build/fuzz/<target> <file>`.
+set -euo pipefail
+
+seconds=${1:-60}
+[[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || {
+    echo "Error: SECONDS must be a positive whole number, not '$seconds'" >&2
+    echo "Usage: scripts/fuzz.sh [SECONDS]" >&2
+    exit 2
+}
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+self="$root/scripts/fuzz.sh"
+out=.build/fuzz
+started=$SECONDS
+
+# ---- Debian's clang and its libFuzzer/sanitizer runtimes, only if missing ---------------------------------
+packages=(clang libclang-rt-14-dev)
+missing=()
+for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "fuzz: installing ${missing[*]}"
+    run_as_root=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null || { echo "Error: not root and no sudo; install: ${missing[*]}" >&2; exit 1; }
+        run_as_root=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${run_as_root[@]}" apt-get update -qq
+    "${run_as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# By full path: the Swift toolchain's own clang usually comes first in PATH.
+cxx=/usr/bin/clang++
+swiftc=${SWIFTC:-swiftc}
+
+# Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
+export OMP_THREAD_LIMIT=1
+# UBSan findings stop the run (they are compiled not to recover); print where they happened.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+# Leaks are findings, except the one CBridge makes on purpose when zxing-cpp aborts (see the file).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Fuzz/lsan.supp:print_suppressions=0}
+
+read -r -a pkg_cflags <<<"$(pkg-config --cflags tesseract zxing)"
+read -r -a pkg_libs <<<"$(pkg-config --libs tesseract zxing)"
+includes=(-I CBridge/include -I CBridge -I/usr/include/opencv4 "${pkg_cflags[@]}")
+libs=(-lopencv_core -lopencv_imgproc -lopencv_imgcodecs -lopencv_videoio -lopencv_objdetect "${pkg_libs[@]}")
+sanitize=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+cxxflags=("${sanitize[@]}" -g -O1 -std=c++17 "${includes[@]}")
+
+mkdir -p "$out/obj/sanitized" "$out/obj/plain" "$out/modules/CBridge" "$out/logs"
+bridge_headers=(CBridge/include/CBridge.h CBridge/*.hpp)
+
+# True when $1 is missing or older than any later argument.
+stale() {
+    local target=$1 dependency
+    shift
+    [[ -e "$target" ]] || return 0
+    for dependency in "$@"; do
+        [[ "$dependency" -nt "$target" ]] && return 0
+    done
+    return 1
+}
+
+# CBridge twice: instrumented for the C++ targets, plain for the Swift target (which fuzzes Swift code only
+# and links the bridge just because the LiveScan module does). Two compilers at a time, one per core.
+build_bridge() {
+    local flavour=$1 source object pids=()
+    shift
+    for source in CBridge/*.cpp; do
+        object="$out/obj/$flavour/$(basename "${source%.cpp}").o"
+        if stale "$object" "$source" "${bridge_headers[@]}" "$self"; then
+            "$cxx" "$@" -c "$source" -o "$object" &
+            pids+=($!)
+            if [[ ${#pids[@]} -ge 2 ]]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+        fi
+    done
+    for pid in "${pids[@]}"; do wait "$pid"; done
+}
+
+echo "fuzz: building into $out"
+build_bridge sanitized "${cxxflags[@]}"
+build_bridge plain -g -O1 -std=c++17 "${includes[@]}"
+
+for target in fuzz_image_decode fuzz_raw_frame; do
+    if stale "$out/$target" "Fuzz/$target.cpp" Fuzz/FuzzInput.hpp "$out"/obj/sanitized/*.o "$self"; then
+        "$cxx" "${cxxflags[@]}" "Fuzz/$target.cpp" "$out"/obj/sanitized/*.o "${libs[@]}" -o "$out/$target"
+    fi
+done
+
+# The event-log reader needs most of the LiveScan module (EventLog's writer side reaches the scanner's types,
+# the model reaches the bridge's options), so the target is the whole module plus the report renderers of
+# the command (all of Sources/livescan but its top-level main.swift), compiled as one module.
+cat >"$out/modules/CBridge/module.modulemap" <<EOF
+module CBridge {
+    header "$root/CBridge/include/CBridge.h"
+    export *
+}
+EOF
+mapfile -t swift_sources < <(find Sources/LiveScan Sources/livescan -name '*.swift' ! -path Sources/livescan/main.swift | sort)
+if stale "$out/fuzz_event_log" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$out"/obj/plain/*.o "$self"; then
+    # ld.gold warns once per ASan helper symbol it cannot export; nothing else is dropped.
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name LiveScan \
+        -I "$out/modules" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$out"/obj/plain/*.o \
+        "${libs[@]}" -lstdc++ -o "$out/fuzz_event_log" 2> >(grep -v "Cannot export local symbol" >&2)
+fi
+echo "fuzz: built in $((SECONDS - started)) s"
+
+# ---- Run ---------------------------------------------------------------------------------------------------
+failures=()
+for target in fuzz_image_decode fuzz_raw_frame fuzz_event_log; do
+    binary="$out/$target"
+    artifacts="$out/artifacts/$target"
+    corpus="$out/corpus/$target"
+    log="$out/logs/$target.log"
+    mkdir -p "$artifacts" "$corpus"
+    options=(-timeout=10 -rss_limit_mb=4096 -artifact_prefix="$artifacts/")
+    [[ -f "Fuzz/dict/$target.dict" ]] && options+=(-dict="Fuzz/dict/$target.dict")
+
+    mapfile -t regressions < <(find "Fuzz/regressions/$target" -type f ! -name '*.md' 2>/dev/null | sort)
+    if [[ ${#regressions[@]} -gt 0 ]]; then
+        echo "fuzz: $target: replaying ${#regressions[@]} regression input(s)"
+        if ! "$binary" "${options[@]}" "${regressions[@]}" >"$out/logs/$target.regressions.log" 2>&1; then
+            tail -n 40 "$out/logs/$target.regressions.log" >&2
+            failures+=("$target: a regression input fails again (log: $out/logs/$target.regressions.log)")
+        fi
+    fi
+
+    cp -n "Fuzz/corpus/$target"/* "$corpus"/ 2>/dev/null || true
+    echo "fuzz: $target: fuzzing for $seconds s (log: $log)"
+    status=0
+    "$binary" "${options[@]}" -max_total_time="$seconds" -print_final_stats=1 "$corpus" >"$log" 2>&1 || status=$?
+    grep -E '^#[0-9]+ +DONE|^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb' "$log" |
+        sed "s/^/fuzz: $target: /" || true
+    if [[ $status -ne 0 ]]; then
+        grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" | head -n 5 >&2 || true
+        reproducer=$(grep -oE 'Test unit written to \S+' "$log" | tail -n 1 | cut -d' ' -f5)
+        failures+=("$target: exit $status, reproducer ${reproducer:-none written} (log: $log)")
+    fi
+done
+
+echo "fuzz: done in $((SECONDS - started)) s"
+if [[ ${#failures[@]} -gt 0 ]]; then
+    printf 'fuzz: FAILED %s\n' "${failures[@]}" >&2
+    echo "fuzz: minimise with '<binary> -minimize_crash=1 -runs=10000 <reproducer>', fix, and keep the input in" \
+        "Fuzz/regressions/<target>/" >&2
+    exit 1
+fi
