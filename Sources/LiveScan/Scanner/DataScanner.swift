@@ -38,9 +38,8 @@ public final class DataScanner: @unchecked Sendable {
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     private let textContentTypes: Set<TextContentType>?
     private var barcodeDetector: (any BarcodeDetector)?
-    /// For guidance: finds QR codes whether or not they decode; run every `locatorInterval` frames.
+    /// For guidance: finds QR codes whether or not they decode.
     private var qrLocator: OpenCVQRLocator?
-    private let locatorInterval = 10
     private var textRecognizer: (any TextRecognizer)?
     private var enginesInjected = false
     private var stopRequested = false
@@ -215,9 +214,7 @@ public final class DataScanner: @unchecked Sendable {
         var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
         var selection = SingleItemSelection()
         var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled ? TextReadingCache() : nil
-        var guidanceMonitor = GuidanceMonitor()
-        var guidance: ScanGuidance?
-        var locatedCodes: [Observation] = []
+        var guide = Guide(locator: qrLocator)
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -239,25 +236,10 @@ public final class DataScanner: @unchecked Sendable {
                 }
                 var observations = try recognize(frame, textCache: &textCache)
                 // Codes a detector located but could not read are hints for guidance, never items.
-                var located = observations.filter { !$0.isReadable }
+                let located = observations.filter { !$0.isReadable }
                 observations.removeAll { !$0.isReadable }
-                if isGuidanceEnabled {
-                    // The locator costs ~30 ms: a few times a second is enough to tell a person to move.
-                    if frame.index % locatorInterval == 0, let qrLocator {
-                        locatedCodes = (try? qrLocator.locate(in: frame)) ?? []
-                    }
-                    located += locatedCodes
-                    let undecoded = located.filter { code in
-                        code.symbology?.isTwoDimensional == true && !observations.contains {
-                            $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2
-                        }
-                    }
-                    let hint = guidanceMonitor.guidance(undecodedCodes: undecoded.count,
-                                                        sharpness: (try? frame.image.sharpness()) ?? 0)
-                    if hint != guidance {
-                        guidance = hint
-                        delegate?.dataScanner(self, didChangeGuidance: hint)
-                    }
+                if isGuidanceEnabled, let hint = guide.update(frame: frame, decoded: observations, located: located) {
+                    delegate?.dataScanner(self, didChangeGuidance: hint.guidance)
                 }
                 var changes = tracker.update(observations, frame: frame.index, time: frame.time)
                 var items = tracker.items

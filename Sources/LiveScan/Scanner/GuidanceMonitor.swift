@@ -25,3 +25,39 @@ struct GuidanceMonitor: Sendable {
         return nil
     }
 }
+
+/// The scanner's guidance for one scan: which 2-D codes are in view but undecoded (OpenCV's QR locator,
+/// every `locatorInterval` frames: it costs about 30 ms), and how sharp the frame is.
+struct Guide {
+    /// The change of hint, when there is one (`guidance` nil: no hint needed any more).
+    struct Change {
+        let guidance: ScanGuidance?
+    }
+
+    let locator: OpenCVQRLocator?
+    let locatorInterval = 10
+    private var monitor = GuidanceMonitor()
+    private var located: [Observation] = []
+    private var current: ScanGuidance?
+
+    init(locator: OpenCVQRLocator?) {
+        self.locator = locator
+    }
+
+    /// Feeds one frame: `decoded` are its items' observations, `located` codes a detector found but could
+    /// not read. Returns a change of hint, or nil when the hint stays as it was.
+    mutating func update(frame: Frame, decoded: [Observation], located extra: [Observation]) -> Change? {
+        if frame.index % locatorInterval == 0, let locator {
+            located = (try? locator.locate(in: frame)) ?? []
+        }
+        let undecoded = (located + extra).filter { code in
+            code.symbology?.isTwoDimensional == true && !decoded.contains {
+                $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2
+            }
+        }
+        let hint = monitor.guidance(undecodedCodes: undecoded.count, sharpness: (try? frame.image.sharpness()) ?? 0)
+        guard hint != current else { return nil }
+        current = hint
+        return Change(guidance: hint)
+    }
+}
