@@ -59,8 +59,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             Diagnostics.report(error)
             return .failed
         }
+        // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
+        let showsListing = wantsListing(isImages: isImages)
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
-                                  recognizesMultipleItems: !options.singleItem,
+                                  recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing,
                                   isHighlightingEnabled: options.annotatePath != nil)
         scanner.trackerConfiguration = options.tracker
         if isImages {
@@ -69,7 +71,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             scanner.trackerConfiguration.gracePeriod = 0
         }
         scanner.delegate = self
-        let listing = wantsListing(isImages: isImages)
+        let listing = showsListing
             ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs) : nil
         presenters = makePresenters(listing: listing, source: source.info, isImages: isImages)
         let annotated = options.annotatePath.map { AnnotatedOutput(path: $0, source: source.info) }
