@@ -105,6 +105,8 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
     CB_REQUIRE(ocr != nullptr && image != nullptr && out_lines != nullptr && out_count != nullptr,
                "CB_OCR_recognize: NULL argument");
     CB_REQUIRE(scale > 0 && scale <= 8, "CB_OCR_recognize: scale must be in (0, 8]");
+    CB_REQUIRE(mode == CB_PSM_AUTO || mode == CB_PSM_SINGLE_LINE || mode == CB_PSM_SPARSE,
+               "CB_OCR_recognize: unknown page segmentation mode");
     *out_lines = nullptr;
     *out_count = 0;
     cv::Rect area(0, 0, image->pixels.cols, image->pixels.rows);

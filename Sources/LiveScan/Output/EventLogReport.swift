@@ -72,7 +72,7 @@ public struct EventLogReport: Sendable, Equatable {
 
         /// Frames decoded: `lastFrame + 1`. An end line written before any frame decoded also says frame 0,
         /// so a log of no frames counts 1.
-        public var frameCount: Int? { lastFrame.map { $0 + 1 } }
+        public var frameCount: Int? { lastFrame.map { $0 == Int.max ? $0 : $0 + 1 } }  // a log is untrusted
     }
 
     /// Every item, in order of first appearance in the log.
