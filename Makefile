@@ -8,7 +8,7 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test test-sanitize demo bench-tracking bench-engines bench-accuracy clean
+.PHONY: setup build test test-sanitize fuzz demo bench-tracking bench-engines bench-accuracy clean
 
 setup:
 	@bash scripts/setup.sh
@@ -24,6 +24,11 @@ test: setup
 test-sanitize: setup
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(BUILD_DIR)/sanitize \
 		--filter "LiveScanTests|BridgeTests"
+
+# libFuzzer (Debian clang 14 + ASan/UBSan; swiftc -sanitize=fuzzer for the event log) over CBridge's image
+# and frame entry points and the event-log reader: saved crash inputs first, then 60 s per target.
+fuzz: setup
+	@bash scripts/fuzz.sh 60
 
 demo: build
 	@mkdir -p $(DEMO_DIR)

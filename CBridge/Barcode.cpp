@@ -4,6 +4,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <csetjmp>
 #include <cerrno>
 #include <csignal>
@@ -102,9 +103,17 @@ ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints
     CV_Assert(gray.type() == CV_8UC1 && gray.isContinuous());
     const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum,
                                 static_cast<int>(gray.step));
+    // After an abort the same symbol is usually still in view: read the safe way for a while rather
+    // than abort (and leak, about 1.5 KB) on every frame.
+    static std::atomic<int> safeReadsLeft{0};
     ZXing::Results results;
-    if (readGuarded(view, hints, results)) {
-        return results;
+    if (safeReadsLeft.load() <= 0) {
+        if (readGuarded(view, hints, results)) {
+            return results;
+        }
+        safeReadsLeft = 300;
+    } else {
+        --safeReadsLeft;
     }
     // The abort comes from merging rows of one symbol: stopping at the first symbol found never merges.
     // Read again without DataBar (the usual culprit), then DataBar alone, one symbol at most.

@@ -99,12 +99,14 @@ extern "C" void CB_OCR_delete(CB_OCR *ocr) {
 }
 
 extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
-                                      CB_PageSegmentation mode, float scale, CB_TextLine **out_lines,
+                                      int mode, float scale, CB_TextLine **out_lines,
                                       size_t *out_count) {
     CB_TRY
     CB_REQUIRE(ocr != nullptr && image != nullptr && out_lines != nullptr && out_count != nullptr,
                "CB_OCR_recognize: NULL argument");
     CB_REQUIRE(scale > 0 && scale <= 8, "CB_OCR_recognize: scale must be in (0, 8]");
+    // An int, not the enum, crosses the boundary: a caller may pass any value, and loading an
+    // out-of-range enum is itself undefined behaviour (found by fuzz_raw_frame).
     CB_REQUIRE(mode == CB_PSM_AUTO || mode == CB_PSM_SINGLE_LINE || mode == CB_PSM_SPARSE,
                "CB_OCR_recognize: unknown page segmentation mode");
     *out_lines = nullptr;

@@ -162,7 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (CB_OCR *ocr = sharedOCR()) {
             CB_TextLine *lines = nullptr;
             size_t count = 0;
-            if (CB_OCR_recognize(ocr, image, hasRect ? &rect : nullptr, static_cast<CB_PageSegmentation>(mode), scale,
+            if (CB_OCR_recognize(ocr, image, hasRect ? &rect : nullptr, static_cast<int>(mode), scale,
                                  &lines, &count) == CB_OK) {
                 CB_TextLines_free(lines, count);
             }

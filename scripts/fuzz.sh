@@ -55,6 +55,9 @@ swiftc=${SWIFTC:-swiftc}
 export OMP_THREAD_LIMIT=1
 # UBSan findings stop the run (they are compiled not to recover); print where they happened.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+# Swift's own backtracer (swift-backtrace) deadlocks under ASan when a Swift runtime check traps; libFuzzer
+# prints the stack and writes the reproducer itself.
+export SWIFT_BACKTRACE=enable=no
 # Leaks are findings, except the one CBridge makes on purpose when zxing-cpp aborts (see the file).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Fuzz/lsan.supp:print_suppressions=0}
 
@@ -137,10 +140,14 @@ for target in fuzz_image_decode fuzz_raw_frame fuzz_event_log; do
     mapfile -t regressions < <(find "Fuzz/regressions/$target" -type f ! -name '*.md' 2>/dev/null | sort)
     if [[ ${#regressions[@]} -gt 0 ]]; then
         echo "fuzz: $target: replaying ${#regressions[@]} regression input(s)"
-        if ! "$binary" "${options[@]}" "${regressions[@]}" >"$out/logs/$target.regressions.log" 2>&1; then
-            tail -n 40 "$out/logs/$target.regressions.log" >&2
-            failures+=("$target: a regression input fails again (log: $out/logs/$target.regressions.log)")
-        fi
+        # One process each: libFuzzer stops at the first input that fails, and every one should be named.
+        : >"$out/logs/$target.regressions.log"
+        for regression in "${regressions[@]}"; do
+            if ! "$binary" "${options[@]}" "$regression" >>"$out/logs/$target.regressions.log" 2>&1; then
+                failures+=("$target: regression $regression fails again (log: $out/logs/$target.regressions.log)")
+            fi
+        done
+        grep -E 'runtime error|SUMMARY|ALARM' "$out/logs/$target.regressions.log" >&2 || true
     fi
 
     cp -n "Fuzz/corpus/$target"/* "$corpus"/ 2>/dev/null || true

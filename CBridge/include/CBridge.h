@@ -215,7 +215,7 @@ typedef enum CB_PageSegmentation {
  * Free with CB_TextLines_free.
  */
 CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
-                           CB_PageSegmentation mode, float scale,
+                           int mode /* a CB_PageSegmentation */, float scale,
                            CB_TextLine **out_lines, size_t *out_count);
 void CB_TextLines_free(CB_TextLine *lines, size_t count);
 

@@ -88,7 +88,7 @@ final class TesseractEngine {
     func readPage(in frame: Frame) throws -> [Observation] {
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
-        try check(CB_OCR_recognize(handle, frame.image.handle, nil, CB_PSM_AUTO, 1, &lines, &count)) {
+        try check(CB_OCR_recognize(handle, frame.image.handle, nil, Int32(CB_PSM_AUTO.rawValue), 1, &lines, &count)) {
             .engineFailure("Tesseract: \($0)")
         }
         defer { CB_TextLines_free(lines, count) }
@@ -110,7 +110,7 @@ final class TesseractEngine {
         let scale = min(max(options.cropHeight / Double(max(rect.height, 1)), 0.25), 4)
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
-        try check(CB_OCR_recognize(handle, frame.image.handle, &rect, CB_PSM_SINGLE_LINE, Float(scale),
+        try check(CB_OCR_recognize(handle, frame.image.handle, &rect, Int32(CB_PSM_SINGLE_LINE.rawValue), Float(scale),
                                    &lines, &count)) { .engineFailure("Tesseract: \($0)") }
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }
