@@ -30,23 +30,7 @@ out=.build/fuzz
 started=$SECONDS
 
 # ---- Debian's clang and its libFuzzer/sanitizer runtimes, only if missing ---------------------------------
-packages=(clang libclang-rt-14-dev)
-missing=()
-for package in "${packages[@]}"; do
-    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
-    [[ "$status" == "install ok installed" ]] || missing+=("$package")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-    echo "fuzz: installing ${missing[*]}"
-    run_as_root=()
-    if [[ $(id -u) -ne 0 ]]; then
-        command -v sudo >/dev/null || { echo "Error: not root and no sudo; install: ${missing[*]}" >&2; exit 1; }
-        run_as_root=(sudo)
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    "${run_as_root[@]}" apt-get update -qq
-    "${run_as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash "$(dirname "$0")/setup.sh" clang libclang-rt-14-dev
 # By full path: the Swift toolchain's own clang usually comes first in PATH.
 cxx=/usr/bin/clang++
 swiftc=${SWIFTC:-swiftc}

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages LiveScan builds, tests and demos with.
+# Installs the Debian 12 packages LiveScan builds, tests and demos with, or with arguments the given
+# packages (the fuzz and benchmark scripts use it so).
 # Idempotent: asks apt only for what dpkg says is missing; sudo only when not root.
 set -euo pipefail
 
-packages=(
+default_packages=(
     pkg-config
     libopencv-dev          # cv::VideoCapture, QRCodeDetector, imgproc, freetype (contrib)
     libtesseract-dev libleptonica-dev tesseract-ocr-eng
@@ -11,6 +12,11 @@ packages=(
     fonts-dejavu-core      # the real font generated scenes render their text lines with
     ffmpeg                 # tests serve live streams on 127.0.0.1 with it
 )
+if [[ $# -gt 0 ]]; then
+    packages=("$@")
+else
+    packages=("${default_packages[@]}")
+fi
 
 missing=()
 for package in "${packages[@]}"; do
