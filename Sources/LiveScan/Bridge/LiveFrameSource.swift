@@ -28,8 +28,6 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private var failure: ScanError?
     private var closed = false
     private var dropped = 0
-    /// How many times the source was reopened.
-    private var reconnections = 0
 
     /// Opens the source now (errors are thrown here) and starts reading it.
     public init(reconnect: ReconnectPolicy? = nil, open: @escaping @Sendable () throws -> VideoSource) throws {
@@ -44,9 +42,6 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
 
     /// Frames the scanner was too slow to take.
     public var droppedFrames: Int { condition.withLock { dropped } }
-
-    /// Times the source was reopened after it stopped.
-    public var reconnectCount: Int { condition.withLock { reconnections } }
 
     public func nextFrame() throws -> Frame? {
         condition.lock()
@@ -115,7 +110,6 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
             Thread.sleep(forTimeInterval: pause)
             pause = min(pause * 2, 5)
             if let source = try? open() {
-                condition.withLock { reconnections += 1 }
                 return source
             }
         }
