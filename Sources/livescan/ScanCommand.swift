@@ -162,7 +162,14 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if !isSequencePattern && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
             return (try ImageSource(path: path), true)
         }
-        return (try VideoSource(path: path), false)
+        var video: FrameSource = try VideoSource(path: path)
+        if options.every > 1 {
+            video = try EveryNthFrameSource(video, interval: options.every)
+        }
+        if options.realtime {
+            video = RealTimeFrameSource(video)
+        }
+        return (video, false)
     }
 
     /// `/dev/video2` is camera 2; so is a bare `2` when no file of that name exists.

@@ -3,9 +3,9 @@ import LiveScan
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
     static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker", "--size",
-                                             "--fps", "--timeout", "--annotate"]
+                                             "--fps", "--timeout", "--annotate", "--every"]
     static let switchOptions: Set<String> = ["--raw", "--single", "--changes", "--once", "--open", "--no-listing",
-                                              "--reconnect"]
+                                              "--reconnect", "--realtime"]
 
     var sources: [String]
     var symbologies: [Symbology]
@@ -30,6 +30,10 @@ struct ScanOptions {
     var streamTimeout = 5.0
     /// Live sources: reopen a source that stops, instead of ending the scan.
     var reconnect: Bool
+    /// Files: scan every N-th frame only.
+    var every = 1
+    /// Files: play at media speed, dropping what the scanner is too slow for, as a live source would.
+    var realtime: Bool
     /// Write the frames with highlighted items: a video, or for an image extension the last frame.
     var annotatePath: String?
     var eventsPath: String?
@@ -83,6 +87,13 @@ struct ScanOptions {
         noListing = parsed.has("--no-listing")
         reconnect = parsed.has("--reconnect")
         annotatePath = parsed.value("--annotate")
+        realtime = parsed.has("--realtime")
+        if let every = parsed.value("--every") {
+            guard let value = Int(every), value >= 1 else {
+                throw UsageError(message: "--every takes a whole number of frames, 1 or more, got '\(every)'")
+            }
+            self.every = value
+        }
         if annotatePath != nil, sources.count != 1 {
             throw UsageError(message: "--annotate draws one SOURCE; give one")
         }

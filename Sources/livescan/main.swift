@@ -35,6 +35,9 @@ Options of scan:
   --no-listing       print lines even when standard output is a terminal
   --annotate OUT     write the frames with highlighted items to OUT (.mp4, .mkv,
                      .avi), or the last frame for an image name (.png, .jpg)
+  --every N          video files: scan every N-th frame only
+  --realtime         video files: play at media speed, dropping frames the scan
+                     is too slow for, as a live source would
   --size WxH         cameras: the picture size to ask for, e.g. 1280x720
   --fps N            cameras: the frame rate to ask for
   --timeout SECONDS  streams: give up opening or waiting for a frame (default 5)

@@ -112,6 +112,25 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(try FrameImage(contentsOf: still.path).width == 1280)
     }
 
+    @Test func everyNthFrameAndRealTimePacing() throws {
+        let video = folder.appendingPathComponent("paced.mp4")
+        try SceneRenderer(scene: shortScene(frames: 30)).writeVideo(to: video.path)
+        let every = folder.appendingPathComponent("every.jsonl")
+        #expect(try Livescan.run(["scan", "--types", "qr", "--every", "3", video.path, "--events", every.path])
+            .status == 0)
+        let frames = try eventLog(at: every).dropFirst().compactMap { $0["frame"] as? Int }
+        #expect(!frames.isEmpty)
+        #expect(frames.allSatisfy { $0 % 3 == 0 })
+        #expect(frames.last == 27)
+
+        let started = Date()
+        let paced = try Livescan.run(["scan", "--types", "qr", "--realtime", video.path])
+        // 30 frames at 30 fps: about a second of media time, however fast the scan.
+        #expect(paced.status == 0)
+        #expect(Date().timeIntervalSince(started) >= 0.9)
+        #expect(try Livescan.run(["scan", "--every", "0", video.path]).status == 2)
+    }
+
     @Test func rawPrintsPayloadsOnlyAndTypesFilter() throws {
         let image = folder.appendingPathComponent("two.png")
         let renderer = try SceneRenderer(scene: shortScene(frames: 1))
