@@ -59,7 +59,7 @@ enum ListingRenderer {
             case .barcode: confidence = 1
             case let .text(text): confidence = text.confidence
             }
-            let row = columns.row(id: ItemText.shortID(item), kind: ItemText.kind(item), value: ItemText.meaning(item),
+            let row = columns.row(id: item.shortID, kind: item.kindName, value: ItemText.meaning(item),
                                   confidence: String(format: "%.2f", confidence),
                                   age: String(format: "%.1fs", age),
                                   position: "\(Int(center.x)),\(Int(center.y))")
@@ -75,14 +75,12 @@ enum ListingRenderer {
         return lines
     }
 
-    /// Cuts `text` to `width` characters, marking the cut with "…".
     static func fit(_ text: String, _ width: Int) -> String {
-        guard text.count > width else { return text }
-        return String(text.prefix(max(width - 1, 0))) + "…"
+        TerminalColumns.cut(text, to: width)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        TerminalColumns.pad(text, to: width)
     }
 
     /// Column widths for a terminal `width` wide: the value takes what the fixed columns leave.

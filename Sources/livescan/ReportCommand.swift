@@ -131,21 +131,22 @@ enum ReportTable {
                 String(item.updates),
             ]
         }
-        var widths = headers.map(displayWidth)
+        var widths = headers.map { TerminalColumns.width($0) }
         for row in rows {
             for (column, cell) in row.enumerated() {
-                widths[column] = max(widths[column], displayWidth(cell))
+                widths[column] = max(widths[column], TerminalColumns.width(cell))
             }
         }
         // Two spaces between columns; the value column takes what the others leave.
         let others = widths.enumerated().filter { $0.offset != valueColumn }.map(\.element).reduce(0, +)
         let room = width - others - 2 * (headers.count - 1)
-        widths[valueColumn] = max(min(widths[valueColumn], room), max(narrowestValue, displayWidth(headers[2])))
+        let narrowest = max(narrowestValue, TerminalColumns.width(headers[2]))
+        widths[valueColumn] = max(min(widths[valueColumn], room), narrowest)
 
         var lines = [line(headers, widths)]
         for row in rows {
             var row = row
-            row[valueColumn] = cut(row[valueColumn], to: widths[valueColumn])
+            row[valueColumn] = TerminalColumns.cut(row[valueColumn], to: widths[valueColumn])
             lines.append(line(row, widths))
         }
         lines.append("")
@@ -213,44 +214,12 @@ enum ReportTable {
         // Numbers align right, words left; the last column is not padded on the right.
         let numeric = Set(3..<headers.count)
         let padded = cells.enumerated().map { column, cell in
-            let padding = String(repeating: " ", count: max(0, widths[column] - displayWidth(cell)))
+            let padding = String(repeating: " ", count: max(0, widths[column] - TerminalColumns.width(cell)))
             return numeric.contains(column) ? padding + cell : cell + padding
         }
         var text = padded.joined(separator: "  ")
         while text.hasSuffix(" ") { text.removeLast() }
         return text
-    }
-
-    /// `text` cut to `width` terminal columns, ending in `…` when cut.
-    static func cut(_ text: String, to width: Int) -> String {
-        guard displayWidth(text) > width else { return text }
-        var kept = ""
-        var used = 0
-        for character in text {
-            let characterWidth = displayWidth(character)
-            if used + characterWidth > width - 1 { break }
-            kept.append(character)
-            used += characterWidth
-        }
-        return kept + "…"
-    }
-
-    static func displayWidth(_ text: String) -> Int {
-        text.reduce(0) { $0 + displayWidth($1) }
-    }
-
-    /// Terminal columns of one character: 2 for East Asian wide and fullwidth characters and emoji, else 1.
-    /// An approximation of wcwidth(3) good enough to keep the columns aligned.
-    static func displayWidth(_ character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first else { return 0 }
-        switch scalar.value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return 2
-        default:
-            return 1
-        }
     }
 }
 

@@ -32,7 +32,7 @@ final class FindingLines: ScanPresenter {
 
     func print(_ items: [RecognizedItem]) throws {
         for item in items {
-            try output.write(raw ? ItemText.value(item) : "\(ItemText.kind(item)):\(ItemText.value(item))")
+            try output.write(raw ? ItemText.value(item) : "\(item.kindName):\(ItemText.value(item))")
         }
     }
 }
@@ -49,7 +49,7 @@ final class ChangeLines: ScanPresenter {
     func changed(_ changes: ScanChanges) throws {
         for (mark, items) in [("-", changes.removed), ("+", changes.added), ("~", changes.updated)] {
             for item in items {
-                try output.write("\(mark) \(ItemText.shortID(item)) \(ItemText.kind(item)) \(ItemText.value(item))")
+                try output.write("\(mark) \(item.shortID) \(item.kindName) \(ItemText.value(item))")
             }
         }
     }

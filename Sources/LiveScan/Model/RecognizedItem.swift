@@ -88,6 +88,19 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         }
     }
 
+    /// The first 8 hex digits of the id, lowercased: enough to tell items apart on one screen or frame.
+    public var shortID: String {
+        String(id.uuidString.lowercased().prefix(8))
+    }
+
+    /// The symbology's name (as `--types` spells it), or "text".
+    public var kindName: String {
+        switch self {
+        case let .barcode(barcode): return barcode.symbology.rawValue
+        case .text: return "text"
+        }
+    }
+
     /// The payload string of a barcode or the transcript of text.
     public var value: String {
         switch self {

@@ -98,20 +98,14 @@ public final class Annotator: @unchecked Sendable {
     /// A copy of the frame's picture with `items` highlighted; the frame itself is left as it is.
     public static func annotatedImage(frame: Frame, items: [RecognizedItem]) throws -> FrameImage {
         try frame.image.annotated(with: items.map { item in
-            FrameAnnotation(bounds: item.bounds, kind: item.isBarcode ? .barcode : .text, label: label(for: item))
+            FrameAnnotation(bounds: item.bounds, kind: item.kindName == "text" ? .text : .barcode, label: label(for: item))
         })
     }
 
     /// The label drawn beside an item: the first 8 hex digits of its id, its symbology (or "text") and its
     /// value, e.g. "0b7f3c2a qr https://example.com".
     public static func label(for item: RecognizedItem) -> String {
-        let shortID = String(item.id.uuidString.prefix(8)).lowercased()
-        switch item {
-        case .barcode(let barcode):
-            return "\(shortID) \(barcode.symbology.rawValue) \(item.value)"
-        case .text:
-            return "\(shortID) text \(item.value)"
-        }
+        "\(item.shortID) \(item.kindName) \(item.value)"
     }
 
     private static func checkImagePath(_ path: String) throws {
@@ -128,12 +122,5 @@ public final class Annotator: @unchecked Sendable {
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw ScanError.outputFailed(path: path, reason: "permission denied")
         }
-    }
-}
-
-private extension RecognizedItem {
-    var isBarcode: Bool {
-        if case .barcode = self { return true }
-        return false
     }
 }
