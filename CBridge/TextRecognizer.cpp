@@ -165,7 +165,8 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
             for (size_t index = 0; index < collected.lines.size(); ++index) {
                 const CB_Quad &box = collected.lines[index].quad;
                 if (centreX >= box.x[0] && centreX <= box.x[2] && centreY >= box.y[0] && centreY <= box.y[2]) {
-                    collected.words[index].push_back(CB_TextWord{nullptr, words->Confidence(tesseract::RIL_WORD), quad});
+                    const float confidence = words->Confidence(tesseract::RIL_WORD);
+                    collected.words[index].push_back(CB_TextWord{nullptr, confidence, quad});
                     collected.words[index].back().text = cbridge::copyString(word);
                     break;
                 }

@@ -56,6 +56,8 @@ struct CommandLineArguments {
 
     /// A comma-separated list value, trimmed, without empty entries.
     func list(_ name: String) -> [String]? {
-        values[name].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        values[name].map { value in
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
     }
 }

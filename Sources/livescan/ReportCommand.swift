@@ -64,7 +64,8 @@ enum ReportCommand {
         switch format {
         case .table:
             // COLUMNS first (scripts set it), then the terminal's own width, then 100 for pipes.
-            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
+                .flatMap { $0 > 0 ? $0 : nil }
             write(ReportTable.render(report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
         case .csv:
             write(ReportCSV.render(report))

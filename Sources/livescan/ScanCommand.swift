@@ -198,7 +198,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
         do {
-            try eventLog?.start(source: source, config: options.eventLogConfig(tracker: dataScanner.trackerConfiguration))
+            let config = options.eventLogConfig(tracker: dataScanner.trackerConfiguration)
+            try eventLog?.start(source: source, config: config)
         } catch {
             recordOutputError(error, scanner: dataScanner)
         }

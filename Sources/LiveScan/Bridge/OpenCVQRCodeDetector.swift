@@ -44,7 +44,8 @@ public struct CombinedBarcodeDetector: BarcodeDetector {
         for detector in detectors {
             for observation in try detector.detect(in: frame) {
                 let duplicate = found.contains {
-                    $0.payloadData == observation.payloadData && $0.bounds.intersectionOverUnion(observation.bounds) > 0.3
+                    $0.payloadData == observation.payloadData
+                        && $0.bounds.intersectionOverUnion(observation.bounds) > 0.3
                 }
                 if !duplicate {
                     found.append(observation)

@@ -93,7 +93,8 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
             if let announced = info.frameCount, decodedFrames < announced - 1 {
                 throw ScanError.sourceDamaged(
                     source: info.name,
-                    reason: "decoding stopped after frame \(decodedFrames) of \(announced): the file is truncated or corrupt")
+                    reason: "decoding stopped after frame \(decodedFrames) of \(announced): "
+                        + "the file is truncated or corrupt")
             }
             return nil
         }

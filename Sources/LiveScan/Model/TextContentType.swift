@@ -13,7 +13,10 @@ public enum TextContentType: String, Sendable, Hashable, CaseIterable {
 
     // Deliberately plain patterns: they decide which OCR'd lines to keep, not whether content is valid.
     private static let sources: [TextContentType: [String]] = [
-        .url: [#"(?i)\b(https?://|www\.)[^\s]+"#, #"(?i)\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|app|de|fr|uk|eu|info)(/[^\s]*)?\b"#],
+        .url: [
+            #"(?i)\b(https?://|www\.)[^\s]+"#,
+            #"(?i)\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|app|de|fr|uk|eu|info)(/[^\s]*)?\b"#,
+        ],
         .emailAddress: [#"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b"#],
         .telephoneNumber: [#"(?<![\w])(\+|00)?\(?\d{1,4}\)?[\s./-]?\d{2,4}[\s./-]?\d{3,4}[\s./-]?\d{0,4}(?![\w])"#],
         .dateTimeDuration: [

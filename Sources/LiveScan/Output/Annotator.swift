@@ -98,7 +98,12 @@ public final class Annotator: @unchecked Sendable {
     /// A copy of the frame's picture with `items` highlighted; the frame itself is left as it is.
     public static func annotatedImage(frame: Frame, items: [RecognizedItem]) throws -> FrameImage {
         try frame.image.annotated(with: items.map { item in
-            FrameAnnotation(bounds: item.bounds, kind: item.kindName == "text" ? .text : .barcode, label: label(for: item))
+            let kind: FrameAnnotation.Kind
+            switch item {
+            case .barcode: kind = .barcode
+            case .text: kind = .text
+            }
+            return FrameAnnotation(bounds: item.bounds, kind: kind, label: label(for: item))
         })
     }
 

@@ -12,8 +12,9 @@ import Foundation
 ///   `,"confidence":C,"bounds":[[x,y] x4],"seen_frame":N,"seen_time":T}`; `frame` is the 0-based decoded
 ///   frame that decided the change, `time` its media time in seconds, bounds in source pixels topLeft,
 ///   topRight, bottomRight, bottomLeft; `seen_frame`/`seen_time` the last frame that saw the item (on a
-///   remove, earlier than `frame` by the grace period). A remove repeats the item's last state. `payload_b64` is present when the payload
-///   bytes are not valid UTF-8 (then `payload` is zxing-cpp's best reading of them). `content` says what the
+///   remove, earlier than `frame` by the grace period). A remove repeats the item's last state.
+///   `payload_b64` is present when the payload bytes are not valid UTF-8 (then `payload` is zxing-cpp's
+///   best reading of them). `content` says what the
 ///   payload means (`PayloadContent.logFields`): `{"type":"url"|"email"|"phone"|"sms"|"geo"|"wifi"|
 ///   "contact"|"event"|"gs1"|"emvco"|"text", ...fields}`.
 /// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error"[,"error":E]}`

@@ -46,7 +46,9 @@ public final class LineOutput: @unchecked Sendable {
         try lock.withLock {
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                let written = bytes[offset...].withUnsafeBytes {
+                    Foundation.write(descriptor, $0.baseAddress, $0.count)
+                }
                 if written < 0 {
                     if errno == EINTR {
                         continue

@@ -33,9 +33,11 @@ struct TextReadingCache: Sendable {
         var result: [Observation] = []
         var used = Set<Int>()
         for region in regions {
+            // The free remembered line overlapping this region most, each overlap computed once.
             let match = entries.indices.filter { !used.contains($0) }
-                .max { entries[$0].region.intersectionOverUnion(region) < entries[$1].region.intersectionOverUnion(region) }
-            if let index = match, entries[index].region.intersectionOverUnion(region) >= sameLineOverlap {
+                .map { (index: $0, overlap: entries[$0].region.intersectionOverUnion(region)) }
+                .max { $0.overlap < $1.overlap }
+            if let index = match?.index, let overlap = match?.overlap, overlap >= sameLineOverlap {
                 used.insert(index)
                 var entry = entries[index]
                 let moved = (dx: region.center.x - entry.region.center.x, dy: region.center.y - entry.region.center.y)
