@@ -10,6 +10,9 @@
 # The C++ targets are built with Debian's clang (libFuzzer + ASan + UBSan), straight from CBridge/*.cpp and
 # not through SwiftPM; the Swift target with the toolchain's swiftc -sanitize=fuzzer,address.
 #
+# FUZZ_SEED=N makes the search repeatable (CI sets it, so a red run names an input that fails again on rerun);
+# unset, libFuzzer picks a new seed each run.
+#
 # Each run first replays Fuzz/regressions/<target>/* (every crash ever found, kept as a plain input), then
 # fuzzes for SECONDS from the seeds in Fuzz/corpus/<target>/ (copied to a scratch corpus under
 # .build/fuzz/). Exits 1 if any target crashed, leaked, timed out or ran out of memory, naming the reproducer;
@@ -119,6 +122,7 @@ for target in fuzz_image_decode fuzz_raw_frame fuzz_event_log; do
     log="$out/logs/$target.log"
     mkdir -p "$artifacts" "$corpus"
     options=(-timeout=10 -rss_limit_mb=4096 -artifact_prefix="$artifacts/")
+    [[ -n "${FUZZ_SEED:-}" ]] && options+=(-seed="$FUZZ_SEED")
     [[ -f "Fuzz/dict/$target.dict" ]] && options+=(-dict="Fuzz/dict/$target.dict")
 
     mapfile -t regressions < <(find "Fuzz/regressions/$target" -type f ! -name '*.md' 2>/dev/null | sort)
