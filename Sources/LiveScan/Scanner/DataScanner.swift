@@ -73,7 +73,7 @@ public final class DataScanner: @unchecked Sendable {
             }
         }
         textContentTypes = contentTypes?.isEmpty == true ? nil : contentTypes
-        (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
+        (itemsStream, itemsContinuation) = Self.makeItemsStream()
     }
 
     /// A scanner with engines of the caller's choosing (test doubles, a different detector).
@@ -88,8 +88,15 @@ public final class DataScanner: @unchecked Sendable {
     }
 
     /// The current items after every change, in reading order. The stream finishes when the scan ends;
-    /// after that, a new one serves the next scan.
+    /// after that, a new one serves the next scan. A reader slower than the changes sees the newest list
+    /// (every change reaches the delegate): nothing piles up for a stream that nobody reads.
     public var recognizedItems: AsyncStream<[RecognizedItem]> { lock.withLock { itemsStream } }
+
+    /// Unbounded buffering kept every list of a scan whose stream nobody read: ~1 KB a frame, for ever.
+    private static func makeItemsStream()
+        -> (AsyncStream<[RecognizedItem]>, AsyncStream<[RecognizedItem]>.Continuation) {
+        AsyncStream.makeStream(of: [RecognizedItem].self, bufferingPolicy: .bufferingNewest(1))
+    }
 
     /// While true the worker takes no new frame (a file waits where it is; a live source's frames are
     /// left unread). Items stay as they are: pausing is not leaving.
@@ -124,7 +131,7 @@ public final class DataScanner: @unchecked Sendable {
             currentItems = []
             finished = DispatchSemaphore(value: 0)
             if itemsStreamFinished {
-                (itemsStream, itemsContinuation) = AsyncStream.makeStream(of: [RecognizedItem].self)
+                (itemsStream, itemsContinuation) = Self.makeItemsStream()
                 itemsStreamFinished = false
             }
         }
