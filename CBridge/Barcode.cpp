@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <tuple>
 
 static_assert(CB_FORMAT_QRCODE == static_cast<int>(ZXing::BarcodeFormat::QRCode), "CB_Format mirrors zxing");
 static_assert(CB_FORMAT_MICROQRCODE == static_cast<int>(ZXing::BarcodeFormat::MicroQRCode), "CB_Format mirrors zxing");
@@ -192,6 +194,66 @@ CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
     return CB_OK;
 }
 
+/// Appends the valid results, a complete structured-append sequence (every part in this image, one id)
+/// as one barcode: its content is the parts' in order and its quad the smallest rectangle around all of
+/// them. Parts of an incomplete sequence stay separate barcodes, as zxing-cpp read them.
+void appendMergingSequences(const ZXing::Results &results, double scale, BarcodeList &barcodes) {
+    using SequenceKey = std::tuple<int, std::string, int>;  // format, id, size
+    std::map<SequenceKey, std::map<int, const ZXing::Result *>> sequences;  // parts by index, one each
+    for (const auto &result : results) {
+        if (!result.isValid()) {
+            continue;
+        }
+        if (result.isPartOfSequence()) {
+            sequences[{static_cast<int>(result.format()), result.sequenceId(), result.sequenceSize()}]
+                .emplace(result.sequenceIndex(), &result);
+        } else {
+            barcodes.append(result, scale);
+        }
+    }
+    for (const auto &[key, parts] : sequences) {
+        const int size = std::get<2>(key);
+        const bool complete = static_cast<int>(parts.size()) == size && parts.begin()->first == 0 &&
+                              parts.rbegin()->first == size - 1;
+        ZXing::Result merged;
+        if (complete) {
+            ZXing::Results ordered;
+            for (const auto &[index, part] : parts) {
+                ordered.push_back(*part);
+            }
+            merged = ZXing::MergeStructuredAppendSequence(ordered);
+        }
+        if (!merged.isValid()) {
+            for (const auto &[index, part] : parts) {
+                barcodes.append(*part, scale);
+            }
+            continue;
+        }
+        std::vector<cv::Point2f> corners;
+        for (const auto &[index, part] : parts) {
+            for (const auto &corner : part->position()) {
+                corners.emplace_back(static_cast<float>(corner.x * scale), static_cast<float>(corner.y * scale));
+            }
+        }
+        cv::Point2f box[4];
+        cv::minAreaRect(corners).points(box);
+        // minAreaRect's first corner depends on its angle; the quad starts top-left, clockwise.
+        const auto byKey = [&](auto key) {
+            return *std::min_element(box, box + 4, [&](auto a, auto b) { return key(a) < key(b); });
+        };
+        const cv::Point2f ordered[4] = {byKey([](cv::Point2f p) { return p.x + p.y; }),
+                                        byKey([](cv::Point2f p) { return p.y - p.x; }),
+                                        byKey([](cv::Point2f p) { return -(p.x + p.y); }),
+                                        byKey([](cv::Point2f p) { return p.x - p.y; })};
+        CB_Quad quad{};
+        for (int corner = 0; corner < 4; ++corner) {
+            quad.x[corner] = ordered[corner].x;
+            quad.y[corner] = ordered[corner].y;
+        }
+        barcodes.append(merged, 1, &quad);
+    }
+}
+
 }  // namespace cbridge
 
 extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options,
@@ -233,11 +295,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
             }
         }
     }
-    for (const auto &result : results) {
-        if (result.isValid()) {
-            barcodes.append(result, scale);
-        }
-    }
+    cbridge::appendMergingSequences(results, scale, barcodes);
     return barcodes.release(out_barcodes, out_count);
     CB_CATCH
 }

@@ -149,8 +149,9 @@ typedef struct CB_Barcode {
     size_t byte_count;
     CB_Quad quad;          /* in the input image's pixels */
     char symbology_identifier[8]; /* e.g. "]Q1" */
-    int sequence_index;    /* structured append: position, -1 if not part of a sequence */
-    int sequence_size;     /* structured append: number of symbols, 0 if none */
+    int sequence_index;    /* structured append: position, -1 if not part of a sequence or if merged */
+    int sequence_size;     /* structured append: number of symbols, 0 if none. A sequence whose every
+                              part was read is one barcode (index -1), its payload the parts' in order */
 } CB_Barcode;
 
 /** Decodes every barcode in the image. `*out_count` may be 0. Free with CB_Barcodes_free. */

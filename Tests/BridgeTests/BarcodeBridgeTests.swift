@@ -78,6 +78,26 @@ import LiveScanScenes
         }
     }
 
+    /// Three QR symbols of one structured-append sequence (made with segno): one item, the whole message,
+    /// bounds around all three with the top-left corner first. Two of the three stay two partial items.
+    @Test func structuredAppendSequenceIsOneItemOnlyWhenComplete() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let message = "LiveScan structured append: this message is split across three QR symbols, read in order, "
+            + "joined into one item."
+        let complete = try FrameImage(contentsOf: fixtures.appendingPathComponent("structured-append-3of3.png").path)
+        let merged = try ZXingBarcodeDetector().detect(in: Frame(image: complete, index: 0, time: 0))
+        #expect(merged.map(\.payloadStringValue) == [message])
+        #expect(merged.first?.payloadData == Data(message.utf8))
+        let bounds = try #require(merged.first?.bounds)
+        #expect(bounds.width > 380 && bounds.width < 460, "spans the three symbols: \(bounds)")
+        #expect(bounds.topLeft.x < 60 && bounds.topLeft.y < 60, "top-left first: \(bounds)")
+
+        let partial = try FrameImage(contentsOf: fixtures.appendingPathComponent("structured-append-2of3.png").path)
+        let parts = try ZXingBarcodeDetector().detect(in: Frame(image: partial, index: 0, time: 0))
+        #expect(Set(parts.compactMap(\.payloadStringValue)) == [
+            "LiveScan structured append: this mess", "age is split across three QR symbols,"])
+    }
+
     /// zxing-cpp 1.4 drops 2-D symbols it cannot decode, even with returnErrors; OpenCV's locator finds them.
     @Test func aDamagedQRCodeIsReportedAsLocatedButUnreadable() throws {
         let still = try SceneRenderer.still(symbology: .qr, payload: "damaged in the middle", moduleSize: 6)
