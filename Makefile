@@ -8,7 +8,7 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test test-sanitize fuzz demo bench-tracking bench-engines bench-accuracy clean
+.PHONY: setup build test test-sanitize fuzz demo bench bench-tracking bench-engines bench-accuracy clean
 
 setup:
 	@bash scripts/setup.sh
@@ -35,6 +35,9 @@ demo: build
 	$(RELEASE_BIN)/livescan-scenes video demo $(DEMO_DIR)/demo.mp4 --truth $(DEMO_DIR)/demo.truth.json
 	$(RELEASE_BIN)/livescan scan $(DEMO_DIR)/demo.mp4 --events $(DEMO_DIR)/demo.events.jsonl
 	@echo "event log: $(DEMO_DIR)/demo.events.jsonl"
+
+bench: build
+	@bash scripts/bench.sh $(RELEASE_BIN) $(BENCH_DIR)/realtime
 
 bench-tracking: build
 	@bash scripts/bench-tracking.sh $(RELEASE_BIN) $(BENCH_DIR)
