@@ -31,6 +31,31 @@ import LiveScanScenes
         #expect(decoded.map(\.payloadStringValue) == ["frame source"])
     }
 
+    /// A live source whose reader outpaces the scanner: every frame decoded is either taken or counted as
+    /// dropped, the newest always wins, and the end of the source arrives after its last frame.
+    @Test func liveSourceCountsEveryFrameItDrops() throws {
+        let scene = Scene(name: "drops", width: 320, height: 240, fps: 30, frameCount: 90,
+                          items: [.barcode("qr-1", .qr, "drops", moduleSize: 4, at: ScenePoint(x: 160, y: 120))])
+        let path = folder.appendingPathComponent("drops.mp4").path
+        try SceneRenderer(scene: scene).writeVideo(to: path)
+        let source = try LiveFrameSource { try VideoSource(path: path) }
+        var taken: [Int] = []
+        var ending: Error?
+        do {
+            while let frame = try source.nextFrame() {
+                taken.append(frame.index)
+                Thread.sleep(forTimeInterval: 0.01)  // a scanner slower than the file decodes
+            }
+        } catch {
+            ending = error
+        }
+        #expect(ending is ScanError, "a source that stops is an error for a live source")
+        #expect(taken == taken.sorted() && Set(taken).count == taken.count)
+        #expect(taken.last == 89, "the newest frame wins, the last one included")
+        #expect(source.droppedFrames > 0)
+        #expect(taken.count + source.droppedFrames == 90)
+    }
+
     @Test func imageFolderReadsImagesInNameOrderAndSkipsOthers() throws {
         for (name, payload) in [("b.png", "second"), ("a.png", "first")] {
             try SceneRenderer.still(symbology: .qr, payload: payload).frame.write(

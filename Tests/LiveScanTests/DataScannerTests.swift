@@ -249,8 +249,8 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
         scanner.delegate = delegate
         try scanner.startScanning(BlankFrameSource(count: 60))
         scanner.waitUntilFinished()
-        // Each line: read in frames 0 and 1 (they agree), then again every 15 frames: 16, 31 and 46.
-        #expect(recognizer.reads == 2 * 5)
+        // Each line: read in frames 0 and 1 (they agree), then after rests of 15 and 30 frames: 16 and 46.
+        #expect(recognizer.reads == 2 * 4)
         #expect(delegate.calls == ["start", "add Aisle 7 Shelf B,Keep dry and cool",
                                    "remove Aisle 7 Shelf B,Keep dry and cool", "finish eof"])
 

@@ -6,23 +6,31 @@ public enum RecognizedDataType: Sendable, Hashable {
     case barcode(symbologies: [Symbology] = [])
 }
 
-/// How much work the scanner spends per frame, as VisionKit's `QualityLevel`.
+/// How much work the scanner spends per frame, as VisionKit's `QualityLevel`. Each level sets the knobs
+/// below; README's "Quality levels" table has their measured speed and accuracy.
 public enum QualityLevel: String, Sendable, CaseIterable {
-    /// zxing-cpp without tryHarder; text lines read at 32 pixels tall.
+    /// zxing-cpp without tryHarder on frames at most 1280 px; text looked for at 960 px, lines read at 32
+    /// pixels tall, settled lines re-read every 30 frames.
     case fast
-    /// zxing-cpp tryHarder and tryRotate (as ZXingReader); text lines read at 40 pixels tall. The default.
+    /// zxing-cpp tryHarder and tryRotate (as ZXingReader) on frames at most 1920 px; text looked for at
+    /// 1280 px, read at 40 pixels tall, re-read every 15 frames. The default.
     case balanced
-    /// Also light-on-dark 2-D codes (a second, inverted read) and OpenCV's QR locator; text lines read at
-    /// 48 pixels tall.
+    /// Also light-on-dark 2-D codes (a second, inverted read) and OpenCV's QR locator, on frames of any
+    /// size; text looked for at 1920 px, read at 48 pixels tall, re-read every 8 frames.
     case accurate
 
     /// The zxing-cpp knobs of this level, for the given symbologies.
     public func barcodeOptions(symbologies: Set<Symbology>) -> BarcodeDetectorOptions {
         switch self {
-        case .fast: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: false, tryRotate: false)
-        case .balanced: return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
+        case .fast:
+            return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: false, tryRotate: false,
+                                          maxDimension: 1280)
+        case .balanced:
+            return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true,
+                                          maxDimension: 1920)
         case .accurate:
-            var options = BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true)
+            var options = BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true,
+                                                 maxDimension: 0)
             options.triesInverted = true
             return options
         }
@@ -31,12 +39,22 @@ public enum QualityLevel: String, Sendable, CaseIterable {
     /// Whether OpenCV's QR locator runs after zxing-cpp (it costs 60-110 ms a 720p frame).
     public var usesQRLocator: Bool { self == .accurate }
 
-    /// The height, in pixels, text line crops are scaled to before Tesseract reads them.
-    public var textCropHeight: Double {
+    /// The text knobs of this level: where lines are looked for and how tall their crops are read.
+    public func textOptions(languages: [String]) -> TextRecognizerOptions {
         switch self {
-        case .fast: return 32
-        case .balanced: return 40
-        case .accurate: return 48
+        case .fast: return TextRecognizerOptions(languages: languages, cropHeight: 32, maxDimension: 960)
+        case .balanced: return TextRecognizerOptions(languages: languages, cropHeight: 40, maxDimension: 1280)
+        case .accurate: return TextRecognizerOptions(languages: languages, cropHeight: 48, maxDimension: 1920)
+        }
+    }
+
+    /// Frames between re-reads of a text line whose readings agree (the interval doubles as they keep
+    /// agreeing; see `TextReadingCache`).
+    public var textRereadInterval: Int {
+        switch self {
+        case .fast: return 30
+        case .balanced: return 15
+        case .accurate: return 8
         }
     }
 }

@@ -206,8 +206,8 @@ public final class DataScanner: @unchecked Sendable {
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
         }
         if wantsText {
-            textRecognizer = try TesseractTextRecognizer(options: TextRecognizerOptions(
-                languages: languages.isEmpty ? ["eng"] : languages, cropHeight: qualityLevel.textCropHeight))
+            textRecognizer = try TesseractTextRecognizer(
+                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages))
         }
     }
 
@@ -220,7 +220,8 @@ public final class DataScanner: @unchecked Sendable {
         delegate?.dataScanner(self, didStartWith: source.info)
         var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
         var selection = SingleItemSelection()
-        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled ? TextReadingCache() : nil
+        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled
+            ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval) : nil
         var guide = Guide(locator: qrLocator)
         while true {
             let stop = lock.withLock {

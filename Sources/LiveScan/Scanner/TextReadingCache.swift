@@ -1,8 +1,10 @@
 /// OCR that costs only what changes: the lines found in this frame are matched to the lines found in
-/// recent frames by overlap; a line read consistently before is not read again until `rereadInterval`
-/// frames have passed, and its last reading is carried to where the line is now. A new line is read,
-/// read again in the next frame to confirm, then rests. Regions that read as nothing (textures, codes)
-/// rest too, so junk is not re-read every frame.
+/// recent frames by overlap; a line read consistently before is not read again until its re-read interval
+/// has passed, and its last reading is carried to where the line is now. A new line is read, read again
+/// in the next frame to confirm, then rests: `rereadInterval` frames, doubling with each agreeing
+/// re-read up to `longestRest` (the vote has converged; the rare re-read still catches a display whose
+/// text changes in place). Regions that read as nothing (textures, codes) rest too, so junk is not
+/// re-read every frame.
 ///
 /// This is what `isHighFrameRateTrackingEnabled` means here: line localisation (about 1.5 ms at 720p)
 /// keeps every line's bounds current every frame; Tesseract (about 10 ms a line) runs only on news.
@@ -16,14 +18,22 @@ struct TextReadingCache: Sendable {
         var lastSeen: Int
     }
 
-    /// Frames between re-reads of a line that has settled (default 15: twice a second at 30 fps).
+    /// Frames between the first re-reads of a line that has settled (default 15: twice a second at 30 fps).
     let rereadInterval: Int
+    /// The longest rest of a line whose readings keep agreeing (default 16x the interval: 8 s at 30 fps).
+    let longestRest: Int
     /// Least overlap (IoU) between this frame's region and a remembered one to be the same line.
     let sameLineOverlap = 0.5
     private var entries: [Entry] = []
 
     init(rereadInterval: Int = 15) {
-        self.rereadInterval = rereadInterval
+        self.rereadInterval = max(rereadInterval, 1)
+        longestRest = self.rereadInterval * 16
+    }
+
+    /// Agreeing readings 2, 3, 4 ... rest 1x, 2x, 4x ... the interval, at most `longestRest`.
+    private func rest(afterAgreeing agreeing: Int) -> Int {
+        min(rereadInterval << min(max(agreeing - 2, 0), 4), longestRest)
     }
 
     /// The lines in `regions`, read with `read` only where the cache cannot answer.
@@ -43,7 +53,7 @@ struct TextReadingCache: Sendable {
                 let moved = (dx: region.center.x - entry.region.center.x, dy: region.center.y - entry.region.center.y)
                 entry.region = region
                 entry.lastSeen = frame
-                if entry.agreeing >= 2 && frame - entry.lastRead < rereadInterval {
+                if entry.agreeing >= 2 && frame - entry.lastRead < rest(afterAgreeing: entry.agreeing) {
                     if var reading = entry.reading {
                         reading.bounds = reading.bounds.offsetBy(dx: moved.dx, dy: moved.dy)
                         entry.reading = reading
