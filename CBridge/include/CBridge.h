@@ -134,7 +134,8 @@ typedef enum CB_Format {
 
 typedef struct CB_BarcodeOptions {
     int formats;        /* CB_Format flags; 0 means all */
-    int try_harder;     /* zxing DecodeHints::tryHarder */
+    int try_harder;     /* zxing DecodeHints::tryHarder; also QR second chances when no QR was read:
+                           the image halved, then (images up to 640 px) doubled and binarised globally */
     int try_rotate;     /* zxing DecodeHints::tryRotate */
     int try_inverted;   /* also read the inverted picture for light-on-dark 2-D codes (zxing-cpp 1.4 cannot) */
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.

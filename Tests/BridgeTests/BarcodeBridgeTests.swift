@@ -98,6 +98,26 @@ import LiveScanScenes
             "LiveScan structured append: this mess", "age is split across three QR symbols,"])
     }
 
+    /// Two zxing phone photos that zxing-cpp 1.4 (and ZXingReader) cannot read as they are: a noisy one that
+    /// reads once halved, and a small one whose modules are too fine until doubled and binarised globally.
+    @Test(arguments: [
+        ("qr-noisy-photo.png", "The 2005 USGS aerial photography of the Washington Monument is censored."),
+        ("qr-fine-modules.png", "UI office hours signup\r\nhttp://www.corp.google.com/sparrow/ui_office_hours/ \r\n"),
+    ])
+    func qrSecondChancesReadWhatThePlainReadMisses(fixture: String, payload: String) throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures").appendingPathComponent(fixture).path
+        let frame = Frame(image: try FrameImage(contentsOf: path), index: 0, time: 0)
+        let balanced = try ZXingBarcodeDetector(options: QualityLevel.balanced.barcodeOptions(symbologies: []))
+            .detect(in: frame)
+        #expect(balanced.map(\.payloadData) == [Data(payload.utf8)])
+        let corners = try #require(balanced.first?.bounds.corners)
+        #expect(corners.allSatisfy { $0.x >= 0 && $0.x <= 256 && $0.y >= 0 && $0.y <= 256 }, "\(corners)")
+        // The fast level keeps to one plain read: no second chances.
+        let fast = try ZXingBarcodeDetector(options: QualityLevel.fast.barcodeOptions(symbologies: [])).detect(in: frame)
+        #expect(fast.isEmpty)
+    }
+
     /// zxing-cpp 1.4 drops 2-D symbols it cannot decode, even with returnErrors; OpenCV's locator finds them.
     @Test func aDamagedQRCodeIsReportedAsLocatedButUnreadable() throws {
         let still = try SceneRenderer.still(symbology: .qr, payload: "damaged in the middle", moduleSize: 6)

@@ -7,7 +7,8 @@ public protocol BarcodeDetector: Sendable {
 public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// The symbologies to look for; empty = all.
     public var symbologies: Set<Symbology>
-    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes (default true).
+    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes; with it, a frame in which no QR code was
+    /// read gets QR second chances (halved; doubled when small) (default true).
     public var tryHarder: Bool
     /// zxing-cpp `tryRotate`: also reads codes turned by 90 degrees (default true, as ZXingReader).
     public var tryRotate: Bool

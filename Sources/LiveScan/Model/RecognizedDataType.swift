@@ -12,7 +12,8 @@ public enum QualityLevel: String, Sendable, CaseIterable {
     /// zxing-cpp without tryHarder on frames at most 1280 px; text looked for at 960 px, lines read at 32
     /// pixels tall, settled lines re-read every 30 frames.
     case fast
-    /// zxing-cpp tryHarder and tryRotate (as ZXingReader) on frames at most 1920 px; text looked for at
+    /// zxing-cpp tryHarder and tryRotate (as ZXingReader) on frames at most 1920 px, and when no QR code
+    /// was read, second chances for one (the frame halved; small frames doubled); text looked for at
     /// 1280 px, read at 40 pixels tall, re-read every 15 frames. The default.
     case balanced
     /// Also light-on-dark 2-D codes (a second, inverted read) and OpenCV's QR locator, on frames of any
