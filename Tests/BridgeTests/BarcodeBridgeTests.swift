@@ -14,6 +14,7 @@ import LiveScanScenes
         (.ean13, .ean13, "4006381333931"),
         (.ean8, .ean8, "96385074"),
         (.upca, .upca, "036000291452"),
+        (.upce, .upce, "01234565"),
         (.code128, .code128, "PARCEL-0042-XY"),
         (.code39, .code39, "CODE39 TEST"),
         (.code93, .code93, "CODE93TEST"),
