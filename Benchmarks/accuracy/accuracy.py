@@ -99,6 +99,7 @@ class Tools:
         self.clock = clock
         self.work = os.path.join(args.out, "work")
         self.env = dict(os.environ, OMP_THREAD_LIMIT="1")
+        self.quality = args.quality
         os.makedirs(self.work, exist_ok=True)
 
     # LiveScan ---------------------------------------------------------------------------------------------------------
@@ -170,7 +171,8 @@ class Tools:
         if os.path.exists(events_path):
             os.remove(events_path)
         result = self.clock.add("livescan-text", run(
-            [self.livescan, "scan", "--types", "text", "--events", events_path, path], self.text_timeout, self.env))
+            [self.livescan, "scan", "--types", "text", "--quality", self.quality, "--events", events_path, path],
+            self.text_timeout, self.env))
         failure = None if not result.crashed and result.returncode in (0, 4) else describe(result)
         return compare.livescan_text_lines(read_events(events_path)), failure
 
@@ -320,7 +322,7 @@ def run_barcodes(args, tools: Tools, log) -> list[dict]:
             tag = f"{corpus}.{folder['folder']}"
             runs = []
             if support.livescan:
-                runs.append(("livescan", support.livescan, None))
+                runs.append(("livescan", support.livescan, args.quality))
                 if fmt == QR_FORMAT:
                     runs.append(("livescan-accurate", support.livescan, "accurate"))
                     runs.append(("livescan-any", compare.LIVESCAN_BARCODES, None))
@@ -527,7 +529,7 @@ def render(rows: list[dict], text: dict, targets: list[dict], clock: Clock, wall
                       totals["fp"], "", "", totals["zx"], totals["zxp"], totals["zbar"], totals["up"], totals["gap"]))
         out.extend(format_table(table))
         out.append("")
-    out.append("LS = livescan (--types = the folder's format, balanced); acc = --quality accurate; any = every barcode"
+    out.append(f"LS = livescan (--types = the folder's format, --quality {tools.quality}); acc = --quality accurate; any = every barcode"
                " type; ZX = ZXingReader 1.4 (-format, defaults; WebP unreadable = not decoded); ZX png = the same on"
                " WebP images converted to PNG with dwebp; zbar = zbarimg 0.23; up min = upstream minimum at 0 deg"
                " (zxing-cpp: slow mode; zxing: try-harder); gap = up min - LS ok (0 when met). EAN/UPC compared"
@@ -626,6 +628,8 @@ def main() -> int:
                         help="seconds per text page per tool (180: the UNLV pages are 300 dpi spreads)")
     parser.add_argument("--only", help="regex over corpus/folder: run only those barcode folders, no text")
     parser.add_argument("--no-text", action="store_true", help="skip the text benchmark")
+    parser.add_argument("--quality", choices=("fast", "balanced", "accurate"), default="balanced",
+                        help="LiveScan's quality level for the main barcode column and the text (balanced)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     started = time.monotonic()
