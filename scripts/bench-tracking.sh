@@ -4,6 +4,8 @@
 #
 #   scripts/bench-tracking.sh BIN_DIR OUT_DIR        (make bench-tracking: .build/release .build/bench)
 #
+# BENCH_QUALITY=fast|balanced|accurate scans at that quality level (default balanced).
+#
 # Unmet targets are reported (PASS/FAIL lines, "targets" column), not fatal: the exit status is 0 unless a tool is
 # missing or crashes. Scenes are re-rendered only when livescan-scenes is newer than them; the scorer's virtualenv
 # (OUT_DIR/venv, pinned by Benchmarks/tracking/requirements.txt) is installed once, so later runs work offline.
@@ -75,7 +77,8 @@ for scene in "${scenes[@]}"; do
     echo "bench-tracking: $scene: scanning"
     rm -f "$events" "$score"
     start=$(date +%s.%N)
-    if ! "$bin_dir/livescan" scan "$video" --events "$events" >"$out_dir/$scene.scan.log" 2>&1; then
+    if ! "$bin_dir/livescan" scan "$video" --quality "${BENCH_QUALITY:-balanced}" --events "$events" \
+        >"$out_dir/$scene.scan.log" 2>&1; then
         tail -n 20 "$out_dir/$scene.scan.log" >&2
         fail "livescan scan $video failed (full output: $out_dir/$scene.scan.log)"
     fi
@@ -89,6 +92,7 @@ for scene in "${scenes[@]}"; do
     scores+=("$score")
 done
 
-echo "== tracking benchmark summary (IoU >= 0.5; add latency in frames; fps = frames / scan wall seconds)"
+echo "== tracking benchmark summary (quality ${BENCH_QUALITY:-balanced}; IoU >= 0.5; add latency in frames;" \
+    "fps = frames / scan wall seconds)"
 "$venv/bin/python" "$bench_src/score_tracking.py" --summary "${scores[@]}" | tee "$out_dir/summary.txt"
 echo "bench-tracking: event logs, scores (*.score.json) and summary.txt are in $out_dir"
