@@ -184,7 +184,6 @@ std::vector<std::pair<ZXing::Result, double>> readQRFallbacks(const cv::Mat &gra
     return found;
 }
 
-
 BarcodeList::~BarcodeList() {
     for (auto &barcode : barcodes) {
         std::free(barcode.text);
