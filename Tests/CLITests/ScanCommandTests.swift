@@ -122,6 +122,10 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(!frames.isEmpty)
         #expect(frames.allSatisfy { $0 % 3 == 0 })
         #expect(frames.last == 27)
+        // The end line accounts for every frame of the file: 10 processed, the 20 between them dropped.
+        let end = try #require(try eventLog(at: every).last)
+        #expect(end["frames_processed"] as? Int == 10)
+        #expect(end["frames_dropped"] as? Int == 20)
 
         let started = Date()
         let paced = try Livescan.run(["scan", "--types", "qr", "--realtime", video.path])

@@ -83,10 +83,12 @@ import Testing
 
     @Test func endLineNamesReasonAndError() throws {
         let outcome = ScanOutcome(reason: .error, error: .sourceDamaged(source: "a.mp4", reason: "cut"),
-                                  lastFrameIndex: 41, lastTime: 1.4, framesProcessed: 42)
+                                  lastFrameIndex: 41, lastTime: 1.4, framesProcessed: 40, framesDropped: 2)
         let object = try parse(EventLog.endLine(outcome))
         #expect(object["event"] as? String == "end")
         #expect(object["frame"] as? Int == 41)
+        #expect(object["frames_processed"] as? Int == 40)
+        #expect(object["frames_dropped"] as? Int == 2)
         #expect(object["reason"] as? String == "error")
         #expect(object["error"] as? String == "a.mp4: cut")
     }

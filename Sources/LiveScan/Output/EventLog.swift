@@ -17,7 +17,8 @@ import Foundation
 ///   best reading of them). `content` says what the
 ///   payload means (`PayloadContent.logFields`): `{"type":"url"|"email"|"phone"|"sms"|"geo"|"wifi"|
 ///   "contact"|"event"|"gs1"|"emvco"|"text", ...fields}`.
-/// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error"[,"error":E]}`
+/// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error","frames_processed":P,
+///   "frames_dropped":D[,"error":E]}`
 public enum EventLog {
     /// The schema version written in the start line's `v`.
     public static let version = 1
@@ -57,6 +58,8 @@ public enum EventLog {
         line.add("frame", max(outcome.lastFrameIndex, 0))
         line.add("time", outcome.lastTime)
         line.add("reason", outcome.reason.rawValue)
+        line.add("frames_processed", outcome.framesProcessed)
+        line.add("frames_dropped", outcome.framesDropped)
         if let error = outcome.error {
             line.add("error", error.description)
         }

@@ -218,7 +218,7 @@ public final class DataScanner: @unchecked Sendable {
             lock.withLock { currentSource = nil }
         }
         delegate?.dataScanner(self, didStartWith: source.info)
-        var outcome = ScanOutcome(reason: .endOfSource, error: nil, lastFrameIndex: -1, lastTime: 0, framesProcessed: 0)
+        var outcome = ScanOutcome(reason: .endOfSource)
         var selection = SingleItemSelection()
         var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled
             ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval) : nil
@@ -269,6 +269,7 @@ public final class DataScanner: @unchecked Sendable {
                 break
             }
         }
+        outcome.framesDropped = source.droppedFrames
         var final = tracker.removeAll()
         if !recognizesMultipleItems {
             final.removed = final.removed.filter { $0.id == selection.selected }
