@@ -4,8 +4,8 @@ import LiveScan
 import LiveScanScenes
 
 @Suite struct BarcodeBridgeTests {
-    /// Symbologies zxing-cpp 1.4 can both write and read, with a payload valid for each. (Codabar as 1.4's
-    /// writer draws it does not read back; the symbology issue takes it up.)
+    /// Symbologies zxing-cpp 1.4 can both write and read, with a payload valid for each. (Codabar as the
+    /// scene renderer draws it does not read back, though ZXingWriter's rendering does: see README.)
     static let encodable: [(SceneSymbology, Symbology, String)] = [
         (.qr, .qr, "https://livescan.example/item/4711?lot=A"),
         (.datamatrix, .datamatrix, "LOT 2024-88 SN 000123"),
