@@ -19,10 +19,14 @@ build: setup
 test: setup
 	$(SWIFT) test
 
-# AddressSanitizer over CBridge, the library and the tests that drive the real engines. Leak checking is
-# off: OpenCV, Tesseract and libgomp keep process-lifetime allocations that it reports.
+# AddressSanitizer over CBridge, the library and the tests that drive the real engines, and
+# UndefinedBehaviorSanitizer over the C++ (CBridge, SceneRender; swiftc has no UBSan on Linux; its handlers
+# come with the ASan runtime). Leak checking is off: OpenCV, Tesseract and libgomp keep process-lifetime
+# allocations that it reports.
+SANITIZE_FLAGS := --sanitize=address -Xcxx -fsanitize=undefined -Xcxx -fno-sanitize-recover=undefined \
+	--scratch-path $(BUILD_DIR)/sanitize
 test-sanitize: setup
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(BUILD_DIR)/sanitize \
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $(SWIFT) test $(SANITIZE_FLAGS) \
 		--filter "LiveScanTests|BridgeTests"
 
 # libFuzzer (Debian clang 14 + ASan/UBSan; swiftc -sanitize=fuzzer for the event log) over CBridge's image

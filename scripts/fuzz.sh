@@ -106,8 +106,9 @@ module CBridge {
 EOF
 mapfile -t swift_sources < <(find Sources/LiveScan Sources/livescan -name '*.swift' ! -path Sources/livescan/main.swift | sort)
 if stale "$out/fuzz_event_log" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$out"/obj/plain/*.o "$self"; then
-    # ld.gold warns once per ASan helper symbol it cannot export; nothing else is dropped.
-    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name LiveScan \
+    # ld.gold warns once per ASan helper symbol it cannot export; nothing else is dropped. Swift warnings are
+    # off: the command's files import LiveScan, which they are now part of, and each says so.
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name LiveScan -suppress-warnings \
         -I "$out/modules" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$out"/obj/plain/*.o \
         "${libs[@]}" -lstdc++ -o "$out/fuzz_event_log" 2> >(grep -v "Cannot export local symbol" >&2)
 fi
