@@ -18,6 +18,7 @@ public final class EveryNthFrameSource: FrameSource, @unchecked Sendable {
 
     public var info: SourceInfo { source.info }
     public var droppedFrames: Int { source.droppedFrames + skipped }
+    public var isLive: Bool { source.isLive }
     public func close() { source.close() }
 
     public func nextFrame() throws -> Frame? {
@@ -45,6 +46,7 @@ public final class RealTimeFrameSource: FrameSource, @unchecked Sendable {
 
     public var info: SourceInfo { source.info }
     public var droppedFrames: Int { source.droppedFrames + dropped }
+    public var isLive: Bool { true }
     public func close() { source.close() }
 
     public func nextFrame() throws -> Frame? {

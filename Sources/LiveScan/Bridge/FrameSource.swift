@@ -8,11 +8,15 @@ public protocol FrameSource: AnyObject, Sendable {
     func nextFrame() throws -> Frame?
     /// Frames the source delivered that were never recognised (live sources drop stale frames).
     var droppedFrames: Int { get }
+    /// True when frames come at the source's own pace and stale ones are dropped (cameras, streams, files
+    /// paced at media speed): the scanner then takes one frame at a time, the newest.
+    var isLive: Bool { get }
     /// Stops a live source; a `nextFrame` waiting for it returns nil. Files need nothing.
     func close()
 }
 
 extension FrameSource {
     public var droppedFrames: Int { 0 }
+    public var isLive: Bool { false }
     public func close() {}
 }

@@ -42,6 +42,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
 
     /// Frames the scanner was too slow to take.
     public var droppedFrames: Int { condition.withLock { dropped } }
+    public var isLive: Bool { true }
 
     public func nextFrame() throws -> Frame? {
         condition.lock()

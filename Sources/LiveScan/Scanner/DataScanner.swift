@@ -223,6 +223,11 @@ public final class DataScanner: @unchecked Sendable {
         var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled
             ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval) : nil
         var guide = Guide(locator: qrLocator)
+        // A file's frames are all processed: decode the barcodes of the next ones meanwhile, one per core.
+        let readAhead = source.isLive ? nil : barcodeDetector.map {
+            BarcodeReadAhead(source: source, detector: $0, depth: ProcessInfo.processInfo.activeProcessorCount)
+        }
+        defer { readAhead?.stop() }
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -235,14 +240,15 @@ public final class DataScanner: @unchecked Sendable {
                 break
             }
             do {
-                guard let frame = try source.nextFrame() else {
+                let next = try readAhead.map { try $0.next() } ?? source.nextFrame().map { ($0, nil) }
+                guard let (frame, decodedBarcodes) = next else {
                     // A live source returns nil only when closed by requestStop.
                     if lock.withLock({ stopRequested }) {
                         outcome.reason = .interrupted
                     }
                     break
                 }
-                var observations = try recognize(frame, textCache: &textCache)
+                var observations = try recognize(frame, decodedBarcodes: decodedBarcodes, textCache: &textCache)
                 // Codes a detector located but could not read are hints for guidance, never items.
                 let located = observations.filter { !$0.isReadable }
                 observations.removeAll { !$0.isReadable }
@@ -279,27 +285,39 @@ public final class DataScanner: @unchecked Sendable {
         return outcome
     }
 
-    /// Barcodes and text of one frame. The two engines run side by side (one core each); text inside a
-    /// decoded code is dropped afterwards, and the reading cache keeps Tesseract to lines that are new.
-    private func recognize(_ frame: Frame, textCache: inout TextReadingCache?) throws -> [Observation] {
+    /// Barcodes and text of one frame. Unless the read-ahead already decoded the barcodes, the two engines
+    /// run side by side (one core each); text inside a decoded code is dropped afterwards, and the reading
+    /// cache keeps Tesseract to lines that are new.
+    private func recognize(_ frame: Frame, decodedBarcodes: [Observation]?, textCache: inout TextReadingCache?)
+        throws -> [Observation]
+    {
         let regions = try textRecognizer?.lineRegions(in: frame) ?? []
         let results = ConcurrentResults()
         results.textCache = textCache
-        DispatchQueue.concurrentPerform(iterations: 2) { task in
-            do {
-                if task == 0 {
-                    results.barcodes = try barcodeDetector?.detect(in: frame) ?? []
-                } else if let textRecognizer {
-                    let read = { (region: Bounds) in try textRecognizer.readLine(in: frame, region: region) }
-                    if var cache = results.textCache {
-                        results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
-                        results.textCache = cache
+        let readText: @Sendable () throws -> Void = {
+            guard let textRecognizer = self.textRecognizer else { return }
+            let read = { (region: Bounds) in try textRecognizer.readLine(in: frame, region: region) }
+            if var cache = results.textCache {
+                results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
+                results.textCache = cache
+            } else {
+                results.lines = try regions.compactMap(read)
+            }
+        }
+        if let decodedBarcodes {
+            results.barcodes = decodedBarcodes
+            try readText()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: 2) { task in
+                do {
+                    if task == 0 {
+                        results.barcodes = try barcodeDetector?.detect(in: frame) ?? []
                     } else {
-                        results.lines = try regions.compactMap(read)
+                        try readText()
                     }
+                } catch {
+                    results.record(error)
                 }
-            } catch {
-                results.record(error)
             }
         }
         textCache = results.textCache

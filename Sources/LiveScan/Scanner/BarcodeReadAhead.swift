@@ -1,0 +1,118 @@
+import Foundation
+
+/// Files only: the barcodes of the next frames are decoded while the current one is tracked. One thread
+/// reads frames ahead (bounded by `depth`) and hands each to a concurrent queue for barcode detection;
+/// `next()` returns frames strictly in order with their barcodes. Barcode detection is stateless, so frames
+/// can be decoded side by side; text reading (whose cache depends on the previous frame) and tracking stay
+/// on the scanner's thread.
+///
+/// Live sources never use this: there the newest frame wins, and reading ahead would only add latency.
+final class BarcodeReadAhead: @unchecked Sendable {
+    /// One frame on its way: its barcodes arrive when `decoded` is signalled.
+    private final class Pending: @unchecked Sendable {
+        let frame: Frame?
+        var barcodes: Result<[Observation], Error> = .success([])
+        let decoded = DispatchSemaphore(value: 0)
+
+        init(frame: Frame?) {
+            self.frame = frame
+        }
+    }
+
+    private let source: FrameSource
+    private let detector: any BarcodeDetector
+    private let depth: Int
+    private let condition = NSCondition()
+    /// Frames read and not yet taken, oldest first (at most `depth`). Counted under `condition`, not with a
+    /// semaphore: libdispatch traps when a semaphore is freed below its initial value.
+    private var queue: [Pending] = []
+    private var readFailure: Error?
+    /// The reader met the end of the source (or failed): nothing more will be queued.
+    private var readerDone = false
+    private var stopped = false
+    private let readerFinished = DispatchSemaphore(value: 0)
+
+    /// Starts reading `source` ahead: at most `depth` frames are read and not yet taken.
+    init(source: FrameSource, detector: any BarcodeDetector, depth: Int) {
+        self.source = source
+        self.detector = detector
+        self.depth = max(depth, 1)
+        let reader = Thread { [self] in readFrames() }
+        reader.name = "LiveScan.readAhead"
+        reader.start()
+    }
+
+    /// The next frame in order with its barcodes; nil at the end of the source. Throws what reading or
+    /// decoding the frame threw.
+    func next() throws -> (frame: Frame, barcodes: [Observation])? {
+        condition.lock()
+        while queue.isEmpty && !readerDone {
+            condition.wait()
+        }
+        if queue.isEmpty {
+            condition.unlock()
+            if let readFailure {
+                throw readFailure
+            }
+            return nil
+        }
+        let pending = queue.removeFirst()
+        condition.broadcast()
+        condition.unlock()
+        pending.decoded.wait()
+        guard let frame = pending.frame else {
+            return nil
+        }
+        return (frame, try pending.barcodes.get())
+    }
+
+    /// Stops reading and waits for the reader thread; frames still being decoded finish on their own.
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+        readerFinished.wait()
+    }
+
+    private func readFrames() {
+        defer {
+            condition.withLock {
+                readerDone = true
+                condition.broadcast()
+            }
+            readerFinished.signal()
+        }
+        while true {
+            let stop = condition.withLock {
+                while queue.count >= depth && !stopped {
+                    condition.wait()
+                }
+                return stopped
+            }
+            if stop {
+                return
+            }
+            let frame: Frame?
+            do {
+                frame = try source.nextFrame()
+            } catch {
+                condition.withLock { readFailure = error }
+                return
+            }
+            let pending = Pending(frame: frame)
+            condition.withLock {
+                queue.append(pending)
+                condition.broadcast()
+            }
+            guard let frame else {
+                pending.decoded.signal()
+                return
+            }
+            DispatchQueue.global().async { [detector] in
+                pending.barcodes = Result { try detector.detect(in: frame) }
+                pending.decoded.signal()
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import LiveScan
+
+@Suite struct BarcodeReadAheadTests {
+    /// A detector slower on even frames, so frames decoded side by side finish out of order.
+    struct UnevenDetector: BarcodeDetector {
+        func detect(in frame: Frame) throws -> [Observation] {
+            usleep(frame.index % 2 == 0 ? 4000 : 200)
+            return [code("frame \(frame.index)", x: 10, y: 10)]
+        }
+    }
+
+    @Test func framesComeBackInOrderWithTheirOwnBarcodes() throws {
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), detector: UnevenDetector(), depth: 3)
+        defer { readAhead.stop() }
+        var taken: [(Int, [String?])] = []
+        while let (frame, barcodes) = try readAhead.next() {
+            taken.append((frame.index, barcodes.map(\.payloadStringValue)))
+        }
+        #expect(taken.map(\.0) == Array(0..<40))
+        #expect(taken.allSatisfy { $0.1 == ["frame \($0.0)"] })
+        #expect(try readAhead.next() == nil, "the end stays the end")
+    }
+
+    @Test func framesReadBeforeAFailureArriveBeforeIt() throws {
+        final class CutSource: FrameSource, @unchecked Sendable {
+            let inner = BlankFrameSource(count: nil)
+            var info: SourceInfo { inner.info }
+            func nextFrame() throws -> Frame? {
+                let frame = try inner.nextFrame()
+                if let frame, frame.index == 5 {
+                    throw ScanError.sourceDamaged(source: "cut.mp4", reason: "truncated")
+                }
+                return frame
+            }
+        }
+        let readAhead = BarcodeReadAhead(source: CutSource(), detector: UnevenDetector(), depth: 2)
+        defer { readAhead.stop() }
+        var indices: [Int] = []
+        #expect(throws: ScanError.sourceDamaged(source: "cut.mp4", reason: "truncated")) {
+            while let (frame, _) = try readAhead.next() {
+                indices.append(frame.index)
+            }
+        }
+        #expect(indices == [0, 1, 2, 3, 4])
+    }
+
+    @Test func stoppingAnEndlessSourceMidwayReturns() throws {
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: nil), detector: UnevenDetector(), depth: 2)
+        _ = try readAhead.next()
+        readAhead.stop()  // the reader is blocked on a full queue: stop must wake it, not hang
+    }
+}
