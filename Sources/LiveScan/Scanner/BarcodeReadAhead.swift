@@ -67,6 +67,7 @@ final class BarcodeReadAhead: @unchecked Sendable {
     }
 
     /// Stops reading and waits for the reader thread; frames still being decoded finish on their own.
+    /// Call it once.
     func stop() {
         condition.withLock {
             stopped = true

@@ -227,7 +227,6 @@ public final class DataScanner: @unchecked Sendable {
         let readAhead = source.isLive ? nil : barcodeDetector.map {
             BarcodeReadAhead(source: source, detector: $0, depth: ProcessInfo.processInfo.activeProcessorCount)
         }
-        defer { readAhead?.stop() }
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -275,6 +274,7 @@ public final class DataScanner: @unchecked Sendable {
                 break
             }
         }
+        readAhead?.stop()  // before the source is asked anything more: its reader thread is done after this
         outcome.framesDropped = source.droppedFrames
         var final = tracker.removeAll()
         if !recognizesMultipleItems {
