@@ -12,7 +12,7 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     public var tryHarder: Bool
     /// zxing-cpp `tryRotate`: also reads codes turned by 90 degrees (default true, as ZXingReader).
     public var tryRotate: Bool
-    /// Frames whose long side exceeds this are downscaled by LiveScan before decoding (default 1920).
+    /// Frames whose long side exceeds this are downscaled by LiveScan before decoding (default 1920; 0: never).
     /// zxing-cpp's own tryDownscale stays off: it aborts on some 1080p frames (zxing-cpp issue 740).
     public var maxDimension: Int
     /// Also read the inverted picture, for light-on-dark QR, Data Matrix and Aztec codes (zxing-cpp 1.4

@@ -2,7 +2,7 @@
 /// recent frames by overlap; a line read consistently before is not read again until its re-read interval
 /// has passed, and its last reading is carried to where the line is now. A new line is read, read again
 /// in the next frame to confirm, then rests: `rereadInterval` frames, doubling with each agreeing
-/// re-read up to `longestRest` (the vote has converged; the rare re-read still catches a display whose
+/// re-read up to 16x the interval (the vote has converged; the rare re-read still catches a display whose
 /// text changes in place). Regions that read as nothing (textures, codes) rest too, so junk is not
 /// re-read every frame.
 ///
@@ -20,20 +20,17 @@ struct TextReadingCache: Sendable {
 
     /// Frames between the first re-reads of a line that has settled (default 15: twice a second at 30 fps).
     let rereadInterval: Int
-    /// The longest rest of a line whose readings keep agreeing (default 16x the interval: 8 s at 30 fps).
-    let longestRest: Int
     /// Least overlap (IoU) between this frame's region and a remembered one to be the same line.
     let sameLineOverlap = 0.5
     private var entries: [Entry] = []
 
     init(rereadInterval: Int = 15) {
         self.rereadInterval = max(rereadInterval, 1)
-        longestRest = self.rereadInterval * 16
     }
 
-    /// Agreeing readings 2, 3, 4 ... rest 1x, 2x, 4x ... the interval, at most `longestRest`.
+    /// Agreeing readings 2, 3, 4 ... rest 1x, 2x, 4x ... the interval, at most 16x (8 s at 15 frames, 30 fps).
     private func rest(afterAgreeing agreeing: Int) -> Int {
-        min(rereadInterval << min(max(agreeing - 2, 0), 4), longestRest)
+        rereadInterval << min(max(agreeing - 2, 0), 4)
     }
 
     /// The lines in `regions`, read with `read` only where the cache cannot answer.
