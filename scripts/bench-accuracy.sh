@@ -32,33 +32,10 @@ corpus=$(cd "$corpus" && pwd)
 [[ -x "$bin_dir/livescan" ]] || { echo "bench-accuracy: error: $bin_dir/livescan not found: build it first (make build)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "bench-accuracy: error: python3 not found (apt-get install python3)" >&2; exit 1; }
 
-# --- Peers: install what is missing, the way scripts/setup.sh installs packages -------------------------------------
-declare -A package_of=([ZXingReader]=zxing-cpp-tools [zbarimg]=zbar-tools [tesseract]=tesseract-ocr [dwebp]=webp)
-missing=()
-for tool in ZXingReader zbarimg tesseract dwebp; do
-    command -v "$tool" >/dev/null || missing+=("${package_of[$tool]}")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-    sudo=()
-    if [[ $(id -u) -ne 0 ]]; then
-        if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-            sudo=(sudo -n)
-        else
-            sudo=(unavailable)
-        fi
-    fi
-    if [[ ${sudo[0]:-} == unavailable ]] || ! command -v apt-get >/dev/null; then
-        echo "bench-accuracy: cannot install ${missing[*]} (not root, no sudo or no apt-get): their columns will read n/a"
-    else
-        echo "bench-accuracy: installing ${missing[*]}"
-        if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-                   "${missing[@]}" >/dev/null 2>&1 \
-               || { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 \
-                    && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-                           --no-install-recommends "${missing[@]}" >/dev/null 2>&1; }; }; then
-            echo "bench-accuracy: apt-get could not install ${missing[*]}: their columns will read n/a"
-        fi
-    fi
+# --- Peers: install what is missing with scripts/setup.sh; a peer that cannot be installed reads n/a ----------------
+if ! bash "$repo_root/scripts/setup.sh" zxing-cpp-tools zbar-tools tesseract-ocr webp; then
+    echo "bench-accuracy: could not install every peer (zxing-cpp-tools zbar-tools tesseract-ocr webp):" \
+        "the columns of those missing will read n/a"
 fi
 
 mkdir -p "$out_dir"

@@ -36,11 +36,9 @@ fail() {
 for tool in livescan livescan-scenes; do
     [[ -x "$bin_dir/$tool" ]] || fail "$bin_dir/$tool not found: build it first (make build)"
 done
-declare -A package_of=([ffmpeg]=ffmpeg [zbarimg]=zbar-tools [ZXingReader]=zxing-cpp-tools [tesseract]=tesseract-ocr
-                       [python3]=python3)
-for tool in ffmpeg zbarimg ZXingReader tesseract python3; do
-    command -v "$tool" >/dev/null || fail "$tool not found (apt-get install ${package_of[$tool]})"
-done
+# The peers: scripts/setup.sh installs those missing (as `make setup` does).
+bash "$repo_root/scripts/setup.sh" ffmpeg zbar-tools zxing-cpp-tools tesseract-ocr python3 \
+    || fail "could not install the peers (ffmpeg zbar-tools zxing-cpp-tools tesseract-ocr python3)"
 
 options=()
 if [[ ${BENCH_QUICK:-0} == 1 ]]; then
