@@ -25,8 +25,11 @@ test: setup
 # allocations that it reports.
 SANITIZE_FLAGS := --sanitize=address -Xcxx -fsanitize=undefined -Xcxx -fno-sanitize-recover=undefined \
 	--scratch-path $(BUILD_DIR)/sanitize
+# Then ThreadSanitizer over the same tests: the scanner's threads (capture, read-ahead, engines side by side).
 test-sanitize: setup
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $(SWIFT) test $(SANITIZE_FLAGS) \
+		--filter "LiveScanTests|BridgeTests"
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path $(BUILD_DIR)/tsan \
 		--filter "LiveScanTests|BridgeTests"
 
 # libFuzzer (Debian clang 14 + ASan/UBSan; swiftc -sanitize=fuzzer for the event log) over CBridge's image
