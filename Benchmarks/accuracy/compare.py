@@ -17,6 +17,10 @@ import base64
 import dataclasses
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from measures import edit_distance, iou  # noqa: E402,F401 (both used here and by accuracy.py as compare.*)
 
 # Image extensions livescan reads (Sources/LiveScan/Bridge/ImageSource.swift).
 IMAGE_EXTENSIONS = {"png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pbm", "pgm", "ppm", "pnm"}
@@ -307,23 +311,6 @@ def parse_zbar_xml(stdout: bytes) -> list[Decode]:
 
 # --- Text -------------------------------------------------------------------------------------------------------------
 
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insert, delete, substitute: 1 each)."""
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, 1):
-        current = [i]
-        append = current.append
-        for j, char_b in enumerate(b, 1):
-            cost = previous[j - 1] + (char_a != char_b)
-            deletion = previous[j] + 1
-            insertion = current[j - 1] + 1
-            append(min(cost, deletion, insertion))
-        previous = current
-    return previous[-1]
-
-
 def normalise_whitespace(text: str) -> str:
     return " ".join(text.split())
 
@@ -342,16 +329,6 @@ def box_of(points: list[list[float]] | list[float]) -> tuple[float, float, float
     xs = [float(p[0]) for p in points]
     ys = [float(p[1]) for p in points]
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    if width <= 0 or height <= 0:
-        return 0.0
-    intersection = width * height
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - intersection
-    return intersection / union if union > 0 else 0.0
 
 
 def read_sroie_boxes(path: str) -> list[tuple[tuple[float, float, float, float], str]]:

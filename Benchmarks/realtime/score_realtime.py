@@ -64,7 +64,7 @@ def frame_cer(expected_lines, output_lines) -> tuple:
         for column, output in enumerate(outputs):
             # The distance is at least the difference in length; a pair no better than nothing is no pair.
             if abs(len(output) - len(line)) < len(line):
-                distance = st.levenshtein(line, output)
+                distance = st.edit_distance(line, output)
                 if distance < len(line):
                     pairs.append((distance, row, column))
     cost = [len(line) for line in expected]

@@ -33,10 +33,14 @@ import argparse
 import base64
 import json
 import math
+import os
 import statistics
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from measures import edit_distance, iou  # noqa: E402
 
 KINDS = ("barcode", "text")
 DONT_CARE_IOU = 0.3
@@ -86,16 +90,6 @@ def clip(box: Box, width: float, height: float) -> Box:
     """The part of `box` inside a width x height image: all a scanner can see of an item partly outside the frame."""
     return (min(max(box[0], 0.0), width), min(max(box[1], 0.0), height),
             min(max(box[2], 0.0), width), min(max(box[3], 0.0), height))
-
-
-def iou(a: Box, b: Box) -> float:
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    if width <= 0 or height <= 0:
-        return 0.0
-    intersection = width * height
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - intersection
-    return intersection / union if union > 0 else 0.0
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -417,18 +411,6 @@ def first_matched(matches) -> dict:
     return first
 
 
-def levenshtein(a: str, b: str) -> int:
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, start=1):
-        current = [i]
-        for j, char_b in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
-        previous = current
-    return previous[-1]
-
-
 def scored_items(truth: GroundTruth, kind: str) -> list:
     """The ground-truth items of `kind` that are visible in at least one frame: the ones a scanner must report."""
     first = truth.first_visible_frame()
@@ -463,7 +445,7 @@ def transcript_figures(truth: GroundTruth, predictions: dict, matches) -> dict:
     for item in scored_items(truth, "text"):
         expected = item.transcript or ""
         predicted = predictions[chosen[item.id]].final_transcript if item.id in chosen else None
-        distance = len(expected) if predicted is None else levenshtein(predicted, expected)
+        distance = len(expected) if predicted is None else edit_distance(predicted, expected)
         edits += distance
         characters += len(expected)
         if distance:

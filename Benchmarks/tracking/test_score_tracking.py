@@ -148,10 +148,10 @@ class FigureTests(unittest.TestCase):
         self.truth = st.parse_truth(make_truth())
 
     def test_levenshtein(self):
-        self.assertEqual(st.levenshtein("Aisle 7", "Aisle 7"), 0)
-        self.assertEqual(st.levenshtein("Aisle 1", "Aisle 7"), 1)
-        self.assertEqual(st.levenshtein("", "abc"), 3)
-        self.assertEqual(st.levenshtein("kitten", "sitting"), 3)
+        self.assertEqual(st.edit_distance("Aisle 7", "Aisle 7"), 0)
+        self.assertEqual(st.edit_distance("Aisle 1", "Aisle 7"), 1)
+        self.assertEqual(st.edit_distance("", "abc"), 3)
+        self.assertEqual(st.edit_distance("kitten", "sitting"), 3)
 
     def test_cer_counts_an_unmatched_line_as_all_wrong_and_uses_the_most_matched_prediction(self):
         lines = [start_line(), change("add", 0, "t1", "text", quad(400, 500, 200, 30), transcript="Aisle 1"),
