@@ -191,8 +191,7 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
                        "CB_Image_copy_annotated: a quad corner is not a finite number");
         }
     }
-    auto copy = std::make_unique<CB_Image>(CB_Image{image->pixels.clone()});
-    cv::Mat &canvas = copy->pixels;
+    cv::Mat canvas = image->bgr().clone();
     const Style style(canvas.size());
 
     // Outlines first, then every label over them, so no outline crosses a label.
@@ -225,7 +224,7 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
         drawLabel(canvas, label, box, fill, style);
         placedLabels.push_back(box);
     }
-    *out_image = copy.release();
+    *out_image = new CB_Image(std::move(canvas));
     return CB_OK;
     CB_CATCH
 }

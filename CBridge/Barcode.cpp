@@ -23,12 +23,6 @@ static_assert(CB_FORMAT_ALL == static_cast<int>(ZXing::BarcodeFormat::Any), "CB_
 
 namespace cbridge {
 
-cv::Mat grayOf(const cv::Mat &bgr) {
-    cv::Mat gray;
-    cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
-    return gray;
-}
-
 ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate) {
     ZXing::DecodeHints hints;
     hints.setFormats(formats == 0 ? ZXing::BarcodeFormat::Any : static_cast<ZXing::BarcodeFormat>(formats));
@@ -104,7 +98,7 @@ bool readGuarded(const ZXing::ImageView &view, const ZXing::DecodeHints &hints, 
 }  // namespace
 
 ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints) {
-    CV_Assert(gray.type() == CV_8UC1 && gray.isContinuous());
+    CV_Assert(gray.type() == CV_8UC1);  // rows may be a region's: the view takes their stride
     const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum,
                                 static_cast<int>(gray.step));
     // After an abort the same symbol is usually still in view: read the safe way for a while rather
@@ -188,6 +182,15 @@ BarcodeList::~BarcodeList() {
     for (auto &barcode : barcodes) {
         std::free(barcode.text);
         std::free(barcode.bytes);
+    }
+}
+
+void BarcodeList::translate(float dx, float dy) {
+    for (auto &barcode : barcodes) {
+        for (int corner = 0; corner < 4; ++corner) {
+            barcode.quad.x[corner] += dx;
+            barcode.quad.y[corner] += dy;
+        }
     }
 }
 
@@ -309,7 +312,14 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     *out_count = 0;
     CB_REQUIRE((options->formats & ~CB_FORMAT_ALL) == 0, "CB_Barcode_read: unknown format flags");
 
-    cv::Mat gray = cbridge::grayOf(image->pixels);
+    cv::Rect area(0, 0, image->width(), image->height());
+    if (options->region.width > 0 && options->region.height > 0) {
+        area &= cv::Rect(options->region.x, options->region.y, options->region.width, options->region.height);
+        if (area.width < 8 || area.height < 8) {
+            return CB_OK;  // nothing readable fits
+        }
+    }
+    cv::Mat gray = image->gray()(area);  // a header: resizing below rebinds it, never writes
     double scale = 1;
     const int longSide = std::max(gray.cols, gray.rows);
     if (options->max_dimension > 0 && longSide > options->max_dimension) {
@@ -348,6 +358,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
             barcodes.append(result, scale * toGray);
         }
     }
+    barcodes.translate(static_cast<float>(area.x), static_cast<float>(area.y));
     return barcodes.release(out_barcodes, out_count);
     CB_CATCH
 }

@@ -19,6 +19,8 @@ public:
     ~BarcodeList();
 
     void append(const ZXing::Result &result, double scale, const CB_Quad *quadOverride = nullptr);
+    /// Moves every quad by (dx, dy): from a region's pixels to the whole image's.
+    void translate(float dx, float dy);
     bool empty() const { return barcodes.empty(); }
     /// Moves the barcodes into one calloc'ed array for the caller (CB_Barcodes_free releases it).
     CB_Status release(CB_Barcode **out_barcodes, size_t *out_count);
@@ -27,7 +29,6 @@ private:
     std::vector<CB_Barcode> barcodes;
 };
 
-cv::Mat grayOf(const cv::Mat &bgr);
 ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate);
 ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints);
 

@@ -5,6 +5,36 @@
 
 #include <cstring>
 
+CB_Image::CB_Image(cv::Mat bgr) : width_(bgr.cols), height_(bgr.rows), bgr_(std::move(bgr)) {
+    std::call_once(bgrMade_, [] {});
+}
+
+CB_Image *CB_Image::fromI420(cv::Mat planes, int width, int height) {
+    CV_Assert(planes.type() == CV_8UC1 && planes.cols == width && planes.rows == height * 3 / 2 && width % 2 == 0 &&
+              height % 2 == 0);
+    auto *image = new CB_Image();
+    image->width_ = width;
+    image->height_ = height;
+    image->i420_ = std::move(planes);
+    return image;
+}
+
+const cv::Mat &CB_Image::bgr() const {
+    std::call_once(bgrMade_, [this] { cv::cvtColor(i420_, bgr_, cv::COLOR_YUV2BGR_I420); });
+    return bgr_;
+}
+
+const cv::Mat &CB_Image::gray() const {
+    std::call_once(grayMade_, [this] {
+        if (!i420_.empty()) {
+            gray_ = i420_.rowRange(0, height_);  // the luma plane, shared, not copied
+        } else {
+            cv::cvtColor(bgr_, gray_, cv::COLOR_BGR2GRAY);
+        }
+    });
+    return gray_;
+}
+
 extern "C" CB_Status CB_Image_open(const char *path, CB_Image **out_image) {
     CB_TRY
     CB_REQUIRE(path != nullptr && *path != '\0' && out_image != nullptr, "CB_Image_open: empty path");
@@ -13,7 +43,7 @@ extern "C" CB_Status CB_Image_open(const char *path, CB_Image **out_image) {
     if (pixels.empty()) {
         return cbridge::fail(CB_OPEN_FAILED, "not a readable image");
     }
-    *out_image = new CB_Image{std::move(pixels)};
+    *out_image = new CB_Image(std::move(pixels));
     return CB_OK;
     CB_CATCH
 }
@@ -36,24 +66,47 @@ extern "C" CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, 
     } else {
         bgr = borrowed.clone();
     }
-    *out_image = new CB_Image{std::move(bgr)};
+    *out_image = new CB_Image(std::move(bgr));
     return CB_OK;
     CB_CATCH
 }
 
 extern "C" void CB_Image_delete(CB_Image *image) { delete image; }
 
-extern "C" int CB_Image_width(const CB_Image *image) { return image == nullptr ? 0 : image->pixels.cols; }
+extern "C" int CB_Image_width(const CB_Image *image) { return image == nullptr ? 0 : image->width(); }
 
-extern "C" int CB_Image_height(const CB_Image *image) { return image == nullptr ? 0 : image->pixels.rows; }
+extern "C" int CB_Image_height(const CB_Image *image) { return image == nullptr ? 0 : image->height(); }
 
 extern "C" CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacity) {
     CB_TRY
     CB_REQUIRE(image != nullptr && out != nullptr, "CB_Image_copy_gray: NULL argument");
-    const auto needed = static_cast<size_t>(image->pixels.cols) * static_cast<size_t>(image->pixels.rows);
+    const auto needed = static_cast<size_t>(image->width()) * static_cast<size_t>(image->height());
     CB_REQUIRE(capacity >= needed, "CB_Image_copy_gray: buffer too small");
-    cv::Mat gray(image->pixels.rows, image->pixels.cols, CV_8UC1, out);
-    cv::cvtColor(image->pixels, gray, cv::COLOR_BGR2GRAY);
+    cv::Mat gray(image->height(), image->width(), CV_8UC1, out);
+    image->gray().copyTo(gray);
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_t *out, size_t capacity,
+                                         int *out_columns, int *out_rows) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out != nullptr && out_columns != nullptr && out_rows != nullptr,
+               "CB_Image_cell_means: NULL argument");
+    CB_REQUIRE(cell >= 2 && cell <= 256, "CB_Image_cell_means: cell must be 2...256 pixels");
+    const int columns = image->width() / cell;
+    const int rows = image->height() / cell;
+    CB_REQUIRE(capacity >= static_cast<size_t>(columns) * static_cast<size_t>(rows),
+               "CB_Image_cell_means: buffer too small");
+    *out_columns = columns;
+    *out_rows = rows;
+    if (columns == 0 || rows == 0) {
+        return CB_OK;
+    }
+    // INTER_AREA at an integer factor is exactly the block mean, and OpenCV's fastest resize path.
+    cv::Mat means(rows, columns, CV_8UC1, out);
+    cv::resize(image->gray()(cv::Rect(0, 0, columns * cell, rows * cell)), means, means.size(), 0, 0,
+               cv::INTER_AREA);
     return CB_OK;
     CB_CATCH
 }
@@ -61,7 +114,7 @@ extern "C" CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, siz
 extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
     CB_TRY
     CB_REQUIRE(image != nullptr && path != nullptr && *path != '\0', "CB_Image_write: NULL argument");
-    if (!cv::imwrite(path, image->pixels)) {
+    if (!cv::imwrite(path, image->bgr())) {
         return cbridge::fail(CB_OPEN_FAILED, std::string("could not write image ") + path);
     }
     return CB_OK;
@@ -71,8 +124,7 @@ extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
 extern "C" CB_Status CB_Image_sharpness(const CB_Image *image, double *out_sharpness) {
     CB_TRY
     CB_REQUIRE(image != nullptr && out_sharpness != nullptr, "CB_Image_sharpness: NULL argument");
-    cv::Mat gray;
-    cv::cvtColor(image->pixels, gray, cv::COLOR_BGR2GRAY);
+    cv::Mat gray = image->gray();
     if (gray.cols > 640) {
         cv::resize(gray, gray, cv::Size(), 640.0 / gray.cols, 640.0 / gray.cols, cv::INTER_AREA);
     }

@@ -6,6 +6,7 @@
 #include <opencv2/core.hpp>
 
 #include <exception>
+#include <mutex>
 #include <string>
 
 namespace cbridge {
@@ -18,8 +19,35 @@ char *copyString(const std::string &text);
 
 }  // namespace cbridge
 
+/// A picture in colour (8-bit BGR) and in grey, each made on first use and then kept. Video frames arrive as
+/// their decoder's I420 planes, whose first plane already is the grey picture: most frames never need colour,
+/// and readers on several threads (barcodes, text) share one grey copy instead of converting one each.
 struct CB_Image {
-    cv::Mat pixels;  // CV_8UC3, BGR
+    /// From 8-bit BGR.
+    explicit CB_Image(cv::Mat bgr);
+    /// From I420 planes: `width` x `height` luma, then the two quarter-size chroma planes, in one Mat of
+    /// height * 3 / 2 rows (even width and height).
+    static CB_Image *fromI420(cv::Mat planes, int width, int height);
+
+    CB_Image(const CB_Image &) = delete;
+    CB_Image &operator=(const CB_Image &) = delete;
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    /// 8-bit BGR, CV_8UC3. Thread-safe.
+    const cv::Mat &bgr() const;
+    /// 8-bit grey, CV_8UC1. Thread-safe.
+    const cv::Mat &gray() const;
+
+private:
+    CB_Image() = default;
+    int width_ = 0;
+    int height_ = 0;
+    cv::Mat i420_;
+    mutable cv::Mat bgr_;
+    mutable cv::Mat gray_;
+    mutable std::once_flag bgrMade_;
+    mutable std::once_flag grayMade_;
 };
 
 // Every entry point's body runs between these: no C++ exception may cross the C header.

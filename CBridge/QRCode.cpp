@@ -11,7 +11,7 @@ extern "C" CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode *
                "CB_QR_locate_and_decode: NULL argument");
     *out_barcodes = nullptr;
     *out_count = 0;
-    const cv::Mat gray = cbridge::grayOf(image->pixels);
+    const cv::Mat &gray = image->gray();
     std::vector<cv::Point2f> corners;
     cv::QRCodeDetector locator;
     if (!locator.detectMulti(gray, corners) || corners.size() % 4 != 0) {
@@ -52,7 +52,7 @@ extern "C" CB_Status CB_QR_locate(const CB_Image *image, CB_Quad **out_quads, si
     *out_count = 0;
     std::vector<cv::Point2f> corners;
     cv::QRCodeDetector locator;
-    if (!locator.detectMulti(cbridge::grayOf(image->pixels), corners) || corners.size() % 4 != 0) {
+    if (!locator.detectMulti(image->gray(), corners) || corners.size() % 4 != 0) {
         return CB_OK;
     }
     const size_t count = corners.size() / 4;

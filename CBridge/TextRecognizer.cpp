@@ -111,15 +111,14 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
                "CB_OCR_recognize: unknown page segmentation mode");
     *out_lines = nullptr;
     *out_count = 0;
-    cv::Rect area(0, 0, image->pixels.cols, image->pixels.rows);
+    cv::Rect area(0, 0, image->width(), image->height());
     if (rect != nullptr) {
         area = cv::Rect(rect->x, rect->y, rect->width, rect->height) & area;
         if (area.width < 2 || area.height < 2) {
             return CB_OK;
         }
     }
-    cv::Mat gray;
-    cv::cvtColor(image->pixels(area), gray, cv::COLOR_BGR2GRAY);
+    cv::Mat gray = image->gray()(area);
     if (scale != 1) {
         cv::resize(gray, gray, cv::Size(), scale, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
     }

@@ -50,14 +50,13 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
                "CB_TextRegions_find: NULL argument");
     *out_rects = nullptr;
     *out_count = 0;
-    const cv::Mat &source = image->pixels;
+    const cv::Mat &source = image->gray();
     double scale = 1;
     const int longSide = std::max(source.cols, source.rows);
     if (options->max_dimension > 0 && longSide > options->max_dimension) {
         scale = double(options->max_dimension) / longSide;
     }
-    cv::Mat gray;
-    cv::cvtColor(source, gray, cv::COLOR_BGR2GRAY);
+    cv::Mat gray = source;
     if (scale != 1) {
         cv::resize(gray, gray, cv::Size(), scale, scale, cv::INTER_AREA);
     }

@@ -104,7 +104,7 @@ extern "C" CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image
     CB_TRY
     CB_REQUIRE(writer != nullptr && image != nullptr, "CB_VideoWriter_write: NULL argument");
     CB_REQUIRE(!writer->closed, "CB_VideoWriter_write: the video is already finished");
-    const cv::Size size = image->pixels.size();
+    const cv::Size size = image->bgr().size();
     if (size != writer->frameSize) {
         return cbridge::fail(CB_INVALID_ARGUMENT, "frame is " + std::to_string(size.width) + "x" +
                                                       std::to_string(size.height) + ", the video is " +
@@ -112,10 +112,10 @@ extern "C" CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image
                                                       std::to_string(writer->frameSize.height));
     }
     if (writer->encodedSize == size) {
-        writer->writer.write(image->pixels);
+        writer->writer.write(image->bgr());
     } else {
         cv::Mat padded;
-        cv::copyMakeBorder(image->pixels, padded, 0, writer->encodedSize.height - size.height, 0,
+        cv::copyMakeBorder(image->bgr(), padded, 0, writer->encodedSize.height - size.height, 0,
                            writer->encodedSize.width - size.width, cv::BORDER_REPLICATE);
         writer->writer.write(padded);
     }

@@ -72,6 +72,13 @@ int CB_Image_height(const CB_Image *image);
 CB_Status CB_Image_sharpness(const CB_Image *image, double *out_sharpness);
 /** Copies the pixels as 8-bit gray into `out` (width*height bytes). */
 CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacity);
+/**
+ * The mean gray of every `cell` x `cell` block (cells cut by the right or bottom edge are left out), row
+ * by row into `out`: a thumbnail cheap enough to compare every frame with the last, to find what changed.
+ * Writes `*out_columns` x `*out_rows` bytes; CB_INVALID_ARGUMENT if `capacity` is smaller.
+ */
+CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_t *out, size_t capacity, int *out_columns,
+                              int *out_rows);
 /** Encodes to a file whose extension picks the format (cv::imwrite). */
 CB_Status CB_Image_write(const CB_Image *image, const char *path);
 
@@ -141,6 +148,8 @@ typedef struct CB_BarcodeOptions {
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
                            zxing's own tryDownscale is always off: zxing-cpp 1.4.0 abort()s in it
                            on some 1080p multi-code frames (upstream issue 740). */
+    CB_Rect region;     /* read only this part of the image (clipped to it); width or height 0 = all of it.
+                           Quads stay in the whole image's pixels. */
 } CB_BarcodeOptions;
 
 typedef struct CB_Barcode {

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func framesComeBackInOrderWithTheirOwnBarcodes() throws {
-        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), detector: UnevenDetector(), depth: 3)
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), reading: .sideBySide(UnevenDetector()), depth: 3)
         defer { readAhead.stop() }
         var taken: [(Int, [String?])] = []
         while let (frame, barcodes) = try readAhead.next() {
@@ -35,7 +35,7 @@ import Testing
                 return frame
             }
         }
-        let readAhead = BarcodeReadAhead(source: CutSource(), detector: UnevenDetector(), depth: 2)
+        let readAhead = BarcodeReadAhead(source: CutSource(), reading: .sideBySide(UnevenDetector()), depth: 2)
         defer { readAhead.stop() }
         var indices: [Int] = []
         #expect(throws: ScanError.sourceDamaged(source: "cut.mp4", reason: "truncated")) {
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func stoppingAnEndlessSourceMidwayReturns() throws {
-        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: nil), detector: UnevenDetector(), depth: 2)
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: nil), reading: .sideBySide(UnevenDetector()), depth: 2)
         _ = try readAhead.next()
         readAhead.stop()  // the reader is blocked on a full queue: stop must wake it, not hang
     }

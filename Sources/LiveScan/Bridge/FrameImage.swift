@@ -50,6 +50,20 @@ public final class FrameImage: @unchecked Sendable {
         return gray
     }
 
+    /// The mean gray of every `cell` x `cell` block, row by row (`CB_Image_cell_means`); blocks cut by the
+    /// right or bottom edge are left out.
+    func cellMeans(cell: Int) throws -> (means: [UInt8], columns: Int, rows: Int) {
+        // At least one byte: an image smaller than a cell has no cells, and the bridge wants a buffer anyway.
+        var means = [UInt8](repeating: 0, count: max((width / cell) * (height / cell), 1))
+        var columns: Int32 = 0, rows: Int32 = 0
+        try means.withUnsafeMutableBufferPointer { buffer in
+            try check(CB_Image_cell_means(handle, Int32(cell), buffer.baseAddress, buffer.count, &columns, &rows)) {
+                .engineFailure($0)
+            }
+        }
+        return (Array(means.prefix(Int(columns) * Int(rows))), Int(columns), Int(rows))
+    }
+
     /// How sharp the picture is (variance of the Laplacian, `CB_Image_sharpness`): compare frames of one
     /// scene, not scenes.
     public func sharpness() throws -> Double {

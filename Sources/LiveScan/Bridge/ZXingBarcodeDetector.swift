@@ -10,7 +10,16 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
     }
 
     public func detect(in frame: Frame) throws -> [Observation] {
+        try detect(in: frame, region: nil)
+    }
+
+    /// Reads only `region` of the frame (nil: all of it); bounds stay in the frame's pixels.
+    public func detect(in frame: Frame, region: PixelRect?) throws -> [Observation] {
         var raw = CB_BarcodeOptions()
+        if let region {
+            raw.region = CB_Rect(x: Int32(region.x), y: Int32(region.y), width: Int32(region.width),
+                                 height: Int32(region.height))
+        }
         raw.formats = Int32(options.symbologies.reduce(0) { $0 | $1.formatFlag.rawValue })
         raw.try_harder = options.tryHarder ? 1 : 0
         raw.try_rotate = options.tryRotate ? 1 : 0

@@ -77,3 +77,18 @@ public struct Bounds: Hashable, Sendable {
                       bottomLeft: moved(bottomLeft))
     }
 }
+
+/// An upright rectangle of whole pixels: a part of a frame to read.
+public struct PixelRect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}

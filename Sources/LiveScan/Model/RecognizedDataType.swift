@@ -40,6 +40,17 @@ public enum QualityLevel: String, Sendable, CaseIterable {
     /// Whether OpenCV's QR locator runs after zxing-cpp (it costs 60-110 ms a 720p frame).
     public var usesQRLocator: Bool { self == .accurate }
 
+    /// Files: frames between whole reads for barcodes; in between, only the parts of a frame that changed
+    /// are read (`ChangeGatedBarcodeReader`). nil: every frame is read whole. Live sources always read whole
+    /// frames: they take one frame in several anyway, and a change since the last would be most of it.
+    public var barcodeWholeReadInterval: Int? {
+        switch self {
+        case .fast: return 60
+        case .balanced: return 30
+        case .accurate: return nil
+        }
+    }
+
     /// The text knobs of this level: where lines are looked for and how tall their crops are read.
     public func textOptions(languages: [String]) -> TextRecognizerOptions {
         switch self {

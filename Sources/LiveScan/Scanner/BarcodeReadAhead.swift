@@ -1,10 +1,11 @@
 import Foundation
 
 /// Files only: the barcodes of the next frames are decoded while the current one is tracked. One thread
-/// reads frames ahead (bounded by `depth`) and hands each to a concurrent queue for barcode detection;
-/// `next()` returns frames strictly in order with their barcodes. Barcode detection is stateless, so frames
-/// can be decoded side by side; text reading (whose cache depends on the previous frame) and tracking stay
-/// on the scanner's thread.
+/// reads frames ahead (bounded by `depth`) and hands each to a queue for barcode reading; `next()` returns
+/// frames strictly in order with their barcodes. A stateless detector reads frames side by side on a
+/// concurrent queue; a `ChangeGatedBarcodeReader`, which compares each frame with the last, reads them one
+/// after the other on a serial one. Text reading (whose cache depends on the previous frame) and tracking
+/// stay on the scanner's thread.
 ///
 /// Live sources never use this: there the newest frame wins, and reading ahead would only add latency.
 final class BarcodeReadAhead: @unchecked Sendable {
@@ -19,13 +20,20 @@ final class BarcodeReadAhead: @unchecked Sendable {
         }
     }
 
+    /// How a frame's barcodes are read, and whether frames must be read in order.
+    enum Reading {
+        case sideBySide(any BarcodeDetector)
+        case inOrder(ChangeGatedBarcodeReader)
+    }
+
     private let source: FrameSource
-    private let detector: any BarcodeDetector
+    private let read: @Sendable (Frame) throws -> [Observation]
+    private let queue: DispatchQueue
     private let depth: Int
     private let condition = NSCondition()
     /// Frames read and not yet taken, oldest first (at most `depth`). Counted under `condition`, not with a
     /// semaphore: libdispatch traps when a semaphore is freed below its initial value.
-    private var queue: [Pending] = []
+    private var waiting: [Pending] = []
     private var readFailure: Error?
     /// The reader met the end of the source (or failed): nothing more will be queued.
     private var readerDone = false
@@ -33,9 +41,16 @@ final class BarcodeReadAhead: @unchecked Sendable {
     private let readerFinished = DispatchSemaphore(value: 0)
 
     /// Starts reading `source` ahead: at most `depth` frames are read and not yet taken.
-    init(source: FrameSource, detector: any BarcodeDetector, depth: Int) {
+    init(source: FrameSource, reading: Reading, depth: Int) {
         self.source = source
-        self.detector = detector
+        switch reading {
+        case let .sideBySide(detector):
+            read = { try detector.detect(in: $0) }
+            queue = DispatchQueue.global()
+        case let .inOrder(reader):
+            read = { try reader.barcodes(in: $0) }
+            queue = DispatchQueue(label: "LiveScan.barcodes")
+        }
         self.depth = max(depth, 1)
         let reader = Thread { [self] in readFrames() }
         reader.name = "LiveScan.readAhead"
@@ -46,17 +61,17 @@ final class BarcodeReadAhead: @unchecked Sendable {
     /// decoding the frame threw.
     func next() throws -> (frame: Frame, barcodes: [Observation])? {
         condition.lock()
-        while queue.isEmpty && !readerDone {
+        while waiting.isEmpty && !readerDone {
             condition.wait()
         }
-        if queue.isEmpty {
+        if waiting.isEmpty {
             condition.unlock()
             if let readFailure {
                 throw readFailure
             }
             return nil
         }
-        let pending = queue.removeFirst()
+        let pending = waiting.removeFirst()
         condition.broadcast()
         condition.unlock()
         pending.decoded.wait()
@@ -86,7 +101,7 @@ final class BarcodeReadAhead: @unchecked Sendable {
         }
         while true {
             let stop = condition.withLock {
-                while queue.count >= depth && !stopped {
+                while waiting.count >= depth && !stopped {
                     condition.wait()
                 }
                 return stopped
@@ -103,15 +118,15 @@ final class BarcodeReadAhead: @unchecked Sendable {
             }
             let pending = Pending(frame: frame)
             condition.withLock {
-                queue.append(pending)
+                waiting.append(pending)
                 condition.broadcast()
             }
             guard let frame else {
                 pending.decoded.signal()
                 return
             }
-            DispatchQueue.global().async { [detector] in
-                pending.barcodes = Result { try detector.detect(in: frame) }
+            queue.async { [read] in
+                pending.barcodes = Result { try read(frame) }
                 pending.decoded.signal()
             }
         }

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import LiveScan
+import LiveScanScenes
+
+/// Reading barcodes only where frames changed (files, balanced and fast levels) must find what reading every
+/// frame whole finds, while reading much less.
+@Suite struct ChangeGatedBarcodeTests {
+    /// A QR code drifting right, a Code 128 standing still, and a QR code hidden under an occluder until
+    /// frame 12, then standing still: it appears without anything moving.
+    static let scene = Scene(
+        name: "gated", width: 640, height: 360, fps: 30, frameCount: 30, background: .paper,
+        items: [
+            .barcode("qr-moving", .qr, "https://livescan.example/moving", moduleSize: 4,
+                     at: ScenePoint(x: 110, y: 110), velocity: SceneVector(dx: 2, dy: 0.5)),
+            .barcode("c128-still", .code128, "PARCEL-0042", moduleSize: 2, barHeight: 50,
+                     at: ScenePoint(x: 420, y: 290)),
+            .barcode("qr-revealed", .qr, "REVEALED-AT-12", moduleSize: 4, at: ScenePoint(x: 500, y: 110)),
+        ],
+        occluders: [SceneOccluder(rect: SceneRect(x: 420, y: 30, width: 170, height: 170), frames: 0..<12)],
+        noiseSigma: 2, blurSigma: 0.5, seed: 3)
+
+    static func payloads(_ observations: [Observation]) -> Set<String> {
+        Set(observations.compactMap(\.payloadStringValue))
+    }
+
+    @Test func gatedReadingFindsWhatWholeReadingFindsInEveryFrame() throws {
+        let renderer = try SceneRenderer(scene: Self.scene)
+        let whole = ZXingBarcodeDetector()
+        // No periodic whole read after the first: everything later is found by region reads alone.
+        let gated = ChangeGatedBarcodeReader(detector: whole, configuration: .init(fullReadInterval: 1_000))
+        var cellsPerFrame = 0
+        for index in 0..<Self.scene.frameCount {
+            let picture = try frame(renderer.render(frame: index), index: index)
+            let expected = try whole.detect(in: picture)
+            let found = try gated.barcodes(in: picture)
+            #expect(Self.payloads(found) == Self.payloads(expected), "frame \(index)")
+            #expect(found.count == expected.count, "frame \(index): \(found.count) vs \(expected.count)")
+            for observation in found {
+                let match = expected.first { $0.payloadStringValue == observation.payloadStringValue }
+                let overlap = match.map { observation.bounds.intersectionOverUnion($0.bounds) } ?? 0
+                #expect(overlap > 0.8, "frame \(index) \(observation.payloadStringValue ?? ""): IoU \(overlap)")
+            }
+            cellsPerFrame = (picture.width / 16) * (picture.height / 16)
+        }
+        #expect(Self.payloads(try whole.detect(in: frame(renderer.render(frame: 12)))).contains("REVEALED-AT-12"))
+        #expect(gated.wholeReads == 1)
+        #expect(gated.regionReads + gated.framesUnchanged == Self.scene.frameCount - 1)
+        // The moving code and the occluder's edge are what changes: a small part of each frame.
+        let share = Double(gated.cellsRead) / Double(cellsPerFrame * (Self.scene.frameCount - 1))
+        #expect(share < 0.3, "region reads covered \(share) of the frames")
+    }
+
+    @Test func unchangedFrameIsNotReadAgain() throws {
+        let picture = try frame(SceneRenderer(scene: ScenePreset.still720.scene).render(frame: 0))
+        let gated = ChangeGatedBarcodeReader(detector: ZXingBarcodeDetector(), configuration: .init(fullReadInterval: 30))
+        let first = try gated.barcodes(in: picture)
+        #expect(first.count == 5)
+        #expect(try gated.barcodes(in: picture) == first)
+        #expect(gated.wholeReads == 1 && gated.framesUnchanged == 1 && gated.cellsRead == 0)
+    }
+
+    @Test func wholeReadComesBackAtItsInterval() throws {
+        let picture = try frame(SceneRenderer(scene: ScenePreset.still720.scene).render(frame: 0))
+        let gated = ChangeGatedBarcodeReader(detector: ZXingBarcodeDetector(), configuration: .init(fullReadInterval: 4))
+        for _ in 0..<9 {
+            #expect(try gated.barcodes(in: picture).count == 5)
+        }
+        // Frames 0, 4 and 8 are read whole.
+        #expect(gated.wholeReads == 3 && gated.framesUnchanged == 6)
+    }
+
+    @Test func regionReadKeepsWholeFramePixels() throws {
+        let picture = try frame(SceneRenderer(scene: ScenePreset.still720.scene).render(frame: 0))
+        let detector = ZXingBarcodeDetector()
+        let all = try detector.detect(in: picture)
+        for code in all {
+            let box = code.bounds.boundingBox
+            let region = PixelRect(x: Int(box.minX) - 20, y: Int(box.minY) - 20, width: Int(box.maxX - box.minX) + 40,
+                                   height: Int(box.maxY - box.minY) + 40)
+            let inRegion = try detector.detect(in: picture, region: region)
+            #expect(inRegion.map(\.payloadStringValue) == [code.payloadStringValue])
+            #expect(inRegion.first.map { $0.bounds.largestCornerMove(to: code.bounds) < 2 } == true)
+        }
+        // Clipped to the frame; nothing readable in a corner strip.
+        #expect(try detector.detect(in: picture, region: PixelRect(x: -50, y: -50, width: 60, height: 60)).isEmpty)
+    }
+
+    @Test func cellMeansAreBlockAverages() throws {
+        // 40 x 20, left 16 columns black, the rest white; the right 8 columns and the bottom 4 rows are cut.
+        var pixels = [UInt8](repeating: 255, count: 40 * 20)
+        for y in 0..<20 {
+            for x in 0..<16 {
+                pixels[y * 40 + x] = 0
+            }
+            pixels[y * 40 + 20] = 0  // one black column in the second cell: mean 255 * 15 / 16
+        }
+        let image = try FrameImage(pixels: pixels, width: 40, height: 20, channels: 1)
+        let (means, columns, rows) = try image.cellMeans(cell: 16)
+        #expect(columns == 2 && rows == 1)
+        #expect(means == [0, 239])
+        #expect(try FrameImage(pixels: pixels, width: 40, height: 20, channels: 1).cellMeans(cell: 32).means.isEmpty)
+    }
+}
