@@ -5,9 +5,7 @@
 
 #include <cstring>
 
-CB_Image::CB_Image(cv::Mat bgr) : width_(bgr.cols), height_(bgr.rows), bgr_(std::move(bgr)) {
-    std::call_once(bgrMade_, [] {});
-}
+CB_Image::CB_Image(cv::Mat bgr) : width_(bgr.cols), height_(bgr.rows), bgr_(std::move(bgr)) {}
 
 CB_Image *CB_Image::fromI420(cv::Mat planes, int width, int height) {
     CV_Assert(planes.type() == CV_8UC1 && planes.cols == width && planes.rows == height * 3 / 2 && width % 2 == 0 &&
@@ -19,13 +17,34 @@ CB_Image *CB_Image::fromI420(cv::Mat planes, int width, int height) {
     return image;
 }
 
+CB_Image *CB_Image::fromGray(cv::Mat gray) {
+    CV_Assert(gray.type() == CV_8UC1);
+    auto *image = new CB_Image();
+    image->width_ = gray.cols;
+    image->height_ = gray.rows;
+    image->gray_ = std::move(gray);
+    return image;
+}
+
 const cv::Mat &CB_Image::bgr() const {
-    std::call_once(bgrMade_, [this] { cv::cvtColor(i420_, bgr_, cv::COLOR_YUV2BGR_I420); });
+    std::call_once(bgrMade_, [this] {
+        if (!bgr_.empty()) {
+            return;
+        }
+        if (!i420_.empty()) {
+            cv::cvtColor(i420_, bgr_, cv::COLOR_YUV2BGR_I420);
+        } else {
+            cv::cvtColor(gray_, bgr_, cv::COLOR_GRAY2BGR);
+        }
+    });
     return bgr_;
 }
 
 const cv::Mat &CB_Image::gray() const {
     std::call_once(grayMade_, [this] {
+        if (!gray_.empty()) {
+            return;
+        }
         if (!i420_.empty()) {
             gray_ = i420_.rowRange(0, height_);  // the luma plane, shared, not copied
         } else {

@@ -28,6 +28,8 @@ struct CB_Image {
     /// From I420 planes: `width` x `height` luma, then the two quarter-size chroma planes, in one Mat of
     /// height * 3 / 2 rows (even width and height).
     static CB_Image *fromI420(cv::Mat planes, int width, int height);
+    /// From 8-bit gray (CV_8UC1).
+    static CB_Image *fromGray(cv::Mat gray);
 
     CB_Image(const CB_Image &) = delete;
     CB_Image &operator=(const CB_Image &) = delete;

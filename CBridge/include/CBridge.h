@@ -79,6 +79,20 @@ CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacit
  */
 CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_t *out, size_t capacity, int *out_columns,
                               int *out_rows);
+/**
+ * Copies the gray pixels of `rect` (clipped to the image) into a new image, `*out_patch`, to look for
+ * later with CB_Image_locate_patch. CB_INVALID_ARGUMENT when nothing of `rect` is inside the image.
+ * Free with CB_Image_delete.
+ */
+CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB_Image **out_patch);
+/**
+ * Where `patch` best matches `image` with its top-left corner inside `search` (normalised cross-correlation
+ * of gray pixels, at half size for patches over 64 pixels, refined to a fraction of a pixel): the corner in
+ * `*out_x`, `*out_y`, and the correlation, -1...1, in `*out_score`. A search rectangle that leaves the image
+ * is clipped; `*out_score` is -1 when the patch does not fit in what remains.
+ */
+CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB_Rect search, float *out_x,
+                                float *out_y, double *out_score);
 /** Encodes to a file whose extension picks the format (cv::imwrite). */
 CB_Status CB_Image_write(const CB_Image *image, const char *path);
 

@@ -64,6 +64,22 @@ public final class FrameImage: @unchecked Sendable {
         return (Array(means.prefix(Int(columns) * Int(rows))), Int(columns), Int(rows))
     }
 
+    /// The gray pixels of `rect` (clipped to the picture), to look for in later frames with `locate`.
+    func copyPatch(_ rect: PixelRect) throws -> FrameImage {
+        var patch: OpaquePointer?
+        try check(CB_Image_copy_patch(handle, CB_Rect(rect), &patch)) { .engineFailure($0) }
+        guard let patch else { throw ScanError.engineFailure("CB_Image_copy_patch returned no image") }
+        return FrameImage(handle: patch)
+    }
+
+    /// Where `patch` matches this picture best with its top-left corner in `corners`: that corner and the
+    /// normalised correlation (-1...1; -1 when the patch does not fit).
+    func locate(_ patch: FrameImage, corners: PixelRect) throws -> (x: Double, y: Double, score: Double) {
+        var x: Float = 0, y: Float = 0, score = -1.0
+        try check(CB_Image_locate_patch(patch.handle, handle, CB_Rect(corners), &x, &y, &score)) { .engineFailure($0) }
+        return (Double(x), Double(y), score)
+    }
+
     /// How sharp the picture is (variance of the Laplacian, `CB_Image_sharpness`): compare frames of one
     /// scene, not scenes.
     public func sharpness() throws -> Double {
@@ -75,5 +91,12 @@ public final class FrameImage: @unchecked Sendable {
     /// Encodes the image to `path`; the extension picks the format (`cv::imwrite`).
     public func write(to path: String) throws {
         try check(CB_Image_write(handle, path)) { .outputFailed(path: path, reason: $0) }
+    }
+}
+
+extension CB_Rect {
+    init(_ rect: PixelRect) {
+        self.init(x: Int32(clamping: rect.x), y: Int32(clamping: rect.y), width: Int32(clamping: rect.width),
+                  height: Int32(clamping: rect.height))
     }
 }

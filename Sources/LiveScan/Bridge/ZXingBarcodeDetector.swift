@@ -17,8 +17,7 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
     public func detect(in frame: Frame, region: PixelRect?) throws -> [Observation] {
         var raw = CB_BarcodeOptions()
         if let region {
-            raw.region = CB_Rect(x: Int32(region.x), y: Int32(region.y), width: Int32(region.width),
-                                 height: Int32(region.height))
+            raw.region = CB_Rect(region)
         }
         raw.formats = Int32(options.symbologies.reduce(0) { $0 | $1.formatFlag.rawValue })
         raw.try_harder = options.tryHarder ? 1 : 0

@@ -1,0 +1,111 @@
+// Finding a known picture again in a later frame: how the change-gated barcode reader follows a code that
+// moved without reading it again.
+#include "Internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+/// Patches larger than this (either side) are looked for at half size first: a quarter of the work, and
+/// codes are still far larger than a few pixels there.
+constexpr int halvingSide = 64;
+/// Pixels around the half-size match searched again at full size.
+constexpr int refinement = 2;
+
+/// The offset of a peak from the middle sample, by a parabola through three scores (-0.5...0.5).
+double parabolicPeak(double before, double at, double after) {
+    const double curvature = before - 2 * at + after;
+    if (curvature >= 0) {
+        return 0;
+    }
+    return std::clamp(0.5 * (before - after) / curvature, -0.5, 0.5);
+}
+
+}  // namespace
+
+extern "C" CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB_Image **out_patch) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out_patch != nullptr, "CB_Image_copy_patch: NULL argument");
+    *out_patch = nullptr;
+    const cv::Rect area = cv::Rect(rect.x, rect.y, rect.width, rect.height) & cv::Rect(0, 0, image->width(), image->height());
+    CB_REQUIRE(!area.empty(), "CB_Image_copy_patch: the rectangle is outside the image");
+    *out_patch = CB_Image::fromGray(image->gray()(area).clone());
+    return CB_OK;
+    CB_CATCH
+}
+
+namespace {
+
+/// The best match of `needle` in `haystack` (normalised cross-correlation), refined to a fraction of a
+/// pixel; false when the correlation is undefined (a flat patch gives NaN or inf in OpenCV).
+bool bestMatch(const cv::Mat &haystack, const cv::Mat &needle, double &x, double &y, double &score) {
+    cv::Mat scores;
+    cv::matchTemplate(haystack, needle, scores, cv::TM_CCOEFF_NORMED);
+    cv::Point at;
+    cv::minMaxLoc(scores, nullptr, &score, nullptr, &at);
+    if (!std::isfinite(score)) {
+        return false;
+    }
+    auto at_ = [&](int column, int row) { return static_cast<double>(scores.at<float>(row, column)); };
+    x = at.x;
+    y = at.y;
+    if (at.x > 0 && at.x + 1 < scores.cols) {
+        x += parabolicPeak(at_(at.x - 1, at.y), score, at_(at.x + 1, at.y));
+    }
+    if (at.y > 0 && at.y + 1 < scores.rows) {
+        y += parabolicPeak(at_(at.x, at.y - 1), score, at_(at.x, at.y + 1));
+    }
+    return true;
+}
+
+}  // namespace
+
+extern "C" CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB_Rect search,
+                                           float *out_x, float *out_y, double *out_score) {
+    CB_TRY
+    CB_REQUIRE(patch != nullptr && image != nullptr && out_x != nullptr && out_y != nullptr && out_score != nullptr,
+               "CB_Image_locate_patch: NULL argument");
+    *out_score = -1;
+    const cv::Mat &needle = patch->gray();
+    const cv::Rect bounds(0, 0, image->width(), image->height());
+    // The pixels a patch with its corner anywhere in `corners` covers.
+    auto covered = [&](const cv::Rect &corners) {
+        return cv::Rect(corners.x, corners.y, corners.width + needle.cols - 1, corners.height + needle.rows - 1) &
+               bounds;
+    };
+    cv::Rect corners(search.x, search.y, std::max(search.width, 1), std::max(search.height, 1));
+    cv::Rect area = covered(corners);
+    if (area.width < needle.cols || area.height < needle.rows) {
+        return CB_OK;
+    }
+    double x = 0, y = 0, score = -1;
+    if (std::max(needle.cols, needle.rows) > halvingSide && std::min(area.width, area.height) >= 2 * refinement) {
+        // Coarse at half size, then exact at full size within a pixel or two of it: at half size alone, a
+        // shift by an odd number of pixels samples the patch differently and scores only about 0.88.
+        cv::Mat smallHaystack, smallNeedle;
+        cv::resize(image->gray()(area), smallHaystack, cv::Size(area.width / 2, area.height / 2), 0, 0, cv::INTER_AREA);
+        cv::resize(needle, smallNeedle, cv::Size(needle.cols / 2, needle.rows / 2), 0, 0, cv::INTER_AREA);
+        if (smallHaystack.cols >= smallNeedle.cols && smallHaystack.rows >= smallNeedle.rows &&
+            bestMatch(smallHaystack, smallNeedle, x, y, score)) {
+            const int coarseX = area.x + static_cast<int>(std::lround(x * 2));
+            const int coarseY = area.y + static_cast<int>(std::lround(y * 2));
+            corners = cv::Rect(coarseX - refinement, coarseY - refinement, 2 * refinement + 1, 2 * refinement + 1) &
+                      corners;
+            area = covered(corners);
+            if (corners.empty() || area.width < needle.cols || area.height < needle.rows) {
+                return CB_OK;
+            }
+        }
+    }
+    if (!bestMatch(image->gray()(area), needle, x, y, score)) {
+        return CB_OK;
+    }
+    *out_x = static_cast<float>(area.x + x);
+    *out_y = static_cast<float>(area.y + y);
+    *out_score = score;
+    return CB_OK;
+    CB_CATCH
+}
