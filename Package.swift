@@ -5,6 +5,9 @@ import PackageDescription
 // them costs 0.35-0.65 s at every process start. Debian 12 installs its headers here.
 let openCVHeaders = "-I/usr/include/opencv4"
 let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect"]
+// FFmpeg 5.1 decodes video files and streams for CBridge's MediaDecoder; its headers are in
+// /usr/include/x86_64-linux-gnu, which the compiler searches by default.
+let ffmpegLibraries = ["avformat", "avcodec", "avutil", "swscale"]
 
 let package = Package(
     name: "LiveScan",
@@ -20,7 +23,7 @@ let package = Package(
             dependencies: ["CTesseract", "CZXing"],
             path: "CBridge",
             cxxSettings: [.unsafeFlags([openCVHeaders])],
-            linkerSettings: openCVModules.map { .linkedLibrary($0) }
+            linkerSettings: (openCVModules + ffmpegLibraries).map { .linkedLibrary($0) }
         ),
         .target(name: "LiveScan", dependencies: ["CBridge"], path: "Sources/LiveScan"),
         .executableTarget(name: "livescan", dependencies: ["LiveScan"], path: "Sources/livescan"),

@@ -46,7 +46,15 @@ const cv::Mat &CB_Image::gray() const {
             return;
         }
         if (!i420_.empty()) {
-            gray_ = i420_.rowRange(0, height_);  // the luma plane, shared, not copied
+            // Video range to full range: thresholds and contrast downstream were set on BGR-converted grey.
+            static const cv::Mat fullRange = [] {
+                cv::Mat table(1, 256, CV_8UC1);
+                for (int level = 0; level < 256; ++level) {
+                    table.at<uint8_t>(level) = cv::saturate_cast<uint8_t>((level - 16) * 255.0 / 219.0);
+                }
+                return table;
+            }();
+            cv::LUT(i420_.rowRange(0, height_), fullRange, gray_);
         } else {
             cv::cvtColor(bgr_, gray_, cv::COLOR_BGR2GRAY);
         }

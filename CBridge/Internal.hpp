@@ -20,13 +20,14 @@ char *copyString(const std::string &text);
 }  // namespace cbridge
 
 /// A picture in colour (8-bit BGR) and in grey, each made on first use and then kept. Video frames arrive as
-/// their decoder's I420 planes, whose first plane already is the grey picture: most frames never need colour,
-/// and readers on several threads (barcodes, text) share one grey copy instead of converting one each.
+/// their decoder's I420 planes, whose first plane is the grey picture but for its range: most frames never need
+/// colour, and readers on several threads (barcodes, text) share one grey copy instead of converting one each.
 struct CB_Image {
     /// From 8-bit BGR.
     explicit CB_Image(cv::Mat bgr);
-    /// From I420 planes: `width` x `height` luma, then the two quarter-size chroma planes, in one Mat of
-    /// height * 3 / 2 rows (even width and height).
+    /// From video-range (16...235) I420 planes: `width` x `height` luma, then the two quarter-size chroma
+    /// planes, in one Mat of height * 3 / 2 rows (even width and height). The grey is the luma stretched to
+    /// 0...255, as a BGR conversion would give it.
     static CB_Image *fromI420(cv::Mat planes, int width, int height);
     /// From 8-bit gray (CV_8UC1).
     static CB_Image *fromGray(cv::Mat gray);

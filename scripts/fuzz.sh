@@ -51,7 +51,7 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Fuzz/lsan.supp:print_supp
 read -r -a pkg_cflags <<<"$(pkg-config --cflags tesseract zxing)"
 read -r -a pkg_libs <<<"$(pkg-config --libs tesseract zxing)"
 includes=(-I CBridge/include -I CBridge -I/usr/include/opencv4 "${pkg_cflags[@]}")
-libs=(-lopencv_core -lopencv_imgproc -lopencv_imgcodecs -lopencv_videoio -lopencv_objdetect "${pkg_libs[@]}")
+libs=(-lopencv_core -lopencv_imgproc -lopencv_imgcodecs -lopencv_videoio -lopencv_objdetect -lavformat -lavcodec -lavutil -lswscale "${pkg_libs[@]}")
 sanitize=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 cxxflags=("${sanitize[@]}" -g -O1 -std=c++17 "${includes[@]}")
 

@@ -96,7 +96,7 @@ CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB
 /** Encodes to a file whose extension picks the format (cv::imwrite). */
 CB_Status CB_Image_write(const CB_Image *image, const char *path);
 
-/* ---- Capture: cv::VideoCapture ------------------------------------------------------------ */
+/* ---- Capture: FFmpeg (files, URLs), cv::VideoCapture (cameras, image sequences) ------------ */
 
 typedef struct CB_Capture CB_Capture;
 
@@ -107,12 +107,20 @@ typedef struct CB_CaptureInfo {
     int64_t frame_count;  /* -1 when unknown (cameras, streams) */
 } CB_CaptureInfo;
 
-/** Opens a video file, an image sequence pattern (`img_%03d.png`) or a URL (FFmpeg backend). */
+/**
+ * Opens a video file, an image sequence pattern (`img_%03d.png`, cv::VideoCapture) or a URL. Files and URLs are
+ * decoded by libavformat/libavcodec directly; opening and each read give up after 30 s, as OpenCV's FFmpeg
+ * backend did. 4:2:0 frames keep their planes, so their grey costs no conversion. A display-matrix rotation is
+ * applied as ffmpeg and players apply it (OpenCV 4.6 turned quarter turns the other way, upside down).
+ * OPENCV_FFMPEG_LOGLEVEL sets FFmpeg's log level (default: quiet).
+ */
 CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture);
 /**
- * Opens a network stream (FFmpeg backend) whose open and every read give up after `timeout_ms`
- * (CAP_PROP_OPEN_TIMEOUT_MSEC / CAP_PROP_READ_TIMEOUT_MSEC): without them a udp source whose sender
- * stops blocks a read for ever.
+ * Opens a network stream (libavformat) whose open and every read give up after `timeout_ms` (an interrupt
+ * callback with a deadline, as OpenCV's CAP_PROP_OPEN_TIMEOUT_MSEC / CAP_PROP_READ_TIMEOUT_MSEC): without
+ * them a udp source whose sender stops blocks a read for ever. Tuned for latency: brief probing (the first
+ * frame of a tcp MPEG-TS stream in ~50 ms), slice threads only and AV_CODEC_FLAG_LOW_DELAY, so no decoded
+ * frame is held back.
  */
 CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, CB_Capture **out_capture);
 /**
@@ -124,7 +132,8 @@ void CB_Capture_delete(CB_Capture *capture);
 CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info);
 /**
  * Decodes the next frame into a new image and reports its media time in seconds.
- * CB_END_OF_STREAM when the source has no further frame.
+ * CB_END_OF_STREAM when the source has no further frame; for files and streams also when a read failed or
+ * timed out. Undecodable packets are skipped.
  */
 CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, double *out_seconds);
 

@@ -1,8 +1,8 @@
 import Foundation
 internal import CBridge
 
-/// Frames from `cv::VideoCapture`: a video file, an image-sequence pattern (`shot_%03d.png`), a
-/// stream URL (FFmpeg backend) or a camera (V4L2).
+/// Frames from a video file or a stream URL (CBridge's own FFmpeg decoder), an image-sequence pattern
+/// (`shot_%03d.png`) or a camera (V4L2; both through `cv::VideoCapture`).
 public final class VideoSource: FrameSource, @unchecked Sendable {
     public let info: SourceInfo
     /// Cameras and streams: no end, no frame count, frames keep coming whether read or not.

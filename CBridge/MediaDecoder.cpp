@@ -1,0 +1,339 @@
+#include "MediaDecoder.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libswscale/swscale.h>
+}
+
+#include <opencv2/core.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+namespace cbridge {
+
+namespace {
+
+// Live streams: with FFmpeg's defaults avformat_find_stream_info reads ~20 frames (0.7 s of a 30 fps stream) to
+// estimate the frame rate before the first frame is handed out. Skipping that estimate and analysing 0.1 s at
+// most gets the first frame of a tcp MPEG-TS stream in ~50 ms. The probe size stays at its default (5 MB): a
+// stream joined between key frames has no parameter sets, hence no picture size, until its next key frame.
+constexpr const char *liveAnalyzeMicroseconds = "100000";
+constexpr const char *liveFramesForRate = "0";
+
+// A truncated MP4 makes the demuxer fail every sample past the cut, one call each; a damaged packet in a whole
+// file fails once. OpenCV's FFmpeg backend gives up after as many failed reads in a row (OPENCV_FFMPEG_READ_ATTEMPTS).
+constexpr int maxFailedReadsInARow = 4096;
+
+std::string describe(int error) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(error, text, sizeof text);
+    return text;
+}
+
+/// FFmpeg prints warnings on corrupt input; LiveScan reports one error line itself.
+/// OPENCV_FFMPEG_LOGLEVEL (an av_log level: -8 quiet ... 48 debug), which OpenCV's own FFmpeg backend reads,
+/// sets it for this decoder too: Capture.cpp defaults it to -8 unless the user chose a level.
+void quietFFmpeg() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const char *level = std::getenv("OPENCV_FFMPEG_LOGLEVEL");
+        av_log_set_level(level != nullptr ? std::atoi(level) : AV_LOG_QUIET);
+    });
+}
+
+double toDouble(AVRational value) { return value.num == 0 || value.den == 0 ? 0.0 : av_q2d(value); }
+
+/// Clockwise degrees the picture must turn to display upright (phone videos), as ffmpeg's autorotate and players
+/// turn it; 0 for anything but quarter turns. OpenCV 4.6 turns them too (CAP_PROP_ORIENTATION_AUTO), but omits
+/// the sign below: its 90 and 270 degree frames came out upside down (measured against `ffmpeg -autorotate`).
+int rotationOf(const AVStream *stream) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data,
+                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    const auto *matrix = side != nullptr ? reinterpret_cast<const int32_t *>(side->data) : nullptr;
+#else
+    const auto *matrix =
+        reinterpret_cast<const int32_t *>(av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nullptr));
+#endif
+    if (matrix == nullptr) {
+        return 0;
+    }
+    // av_display_rotation_get is counter-clockwise (fftools' get_rotation negates it the same way).
+    const double counterClockwise = av_display_rotation_get(matrix);
+    if (std::isnan(counterClockwise)) {
+        return 0;
+    }
+    const int degrees = ((-static_cast<int>(std::lround(counterClockwise)) % 360) + 360) % 360;
+    return degrees % 90 == 0 ? degrees : 0;
+}
+
+/// Turns `source` clockwise by `degrees` (90, 180 or 270) into `destination`, which is allocated when empty and
+/// written in place when it already has the turned size (a plane's place in packed I420).
+void rotatePlane(const cv::Mat &source, cv::Mat &destination, int degrees) {
+    const int code = degrees == 90 ? cv::ROTATE_90_CLOCKWISE
+                     : degrees == 180 ? cv::ROTATE_180
+                                      : cv::ROTATE_90_COUNTERCLOCKWISE;
+    cv::rotate(source, destination, code);
+}
+
+/// The three planes of a packed I420 Mat (width x height luma, then the two quarter-size chroma planes).
+struct I420Planes {
+    cv::Mat luma, blue, red;
+    I420Planes(cv::Mat &planes, int width, int height) {
+        uchar *start = planes.ptr();
+        const size_t lumaSize = static_cast<size_t>(width) * height;
+        const size_t chromaSize = lumaSize / 4;
+        luma = cv::Mat(height, width, CV_8UC1, start);
+        blue = cv::Mat(height / 2, width / 2, CV_8UC1, start + lumaSize);
+        red = cv::Mat(height / 2, width / 2, CV_8UC1, start + lumaSize + chromaSize);
+    }
+};
+
+}  // namespace
+
+void MediaDecoder::Deadline::restart(int timeoutMs) {
+    at = timeoutMs > 0 ? std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs)
+                       : std::chrono::steady_clock::time_point::max();
+}
+
+int MediaDecoder::Deadline::interrupt(void *deadline) { return static_cast<const Deadline *>(deadline)->passed(); }
+
+void MediaDecoder::FormatCloser::operator()(AVFormatContext *context) const { avformat_close_input(&context); }
+void MediaDecoder::CodecFreer::operator()(AVCodecContext *context) const { avcodec_free_context(&context); }
+void MediaDecoder::PacketFreer::operator()(AVPacket *packet) const { av_packet_free(&packet); }
+void MediaDecoder::FrameFreer::operator()(AVFrame *frame) const { av_frame_free(&frame); }
+void MediaDecoder::ScalerFreer::operator()(SwsContext *scaler) const { sws_freeContext(scaler); }
+
+MediaDecoder::~MediaDecoder() = default;
+
+std::unique_ptr<MediaDecoder> MediaDecoder::open(const std::string &url, const MediaDecoderOptions &options) {
+    quietFFmpeg();
+    std::unique_ptr<MediaDecoder> decoder(new MediaDecoder());
+    decoder->options_ = options;
+    decoder->packet_.reset(av_packet_alloc());
+    decoder->frame_.reset(av_frame_alloc());
+    AVFormatContext *format = avformat_alloc_context();
+    if (decoder->packet_ == nullptr || decoder->frame_ == nullptr || format == nullptr) {
+        avformat_free_context(format);
+        throw std::bad_alloc();
+    }
+    // Set before opening: the deadline covers connecting, probing and then every read.
+    format->interrupt_callback.callback = &Deadline::interrupt;
+    format->interrupt_callback.opaque = &decoder->deadline_;
+    decoder->deadline_.restart(options.timeoutMs);
+
+    AVDictionary *settings = nullptr;
+    // As OpenCV's FFmpeg backend: OPENCV_FFMPEG_CAPTURE_OPTIONS ("key;value|key;value") goes to the demuxer and
+    // protocol (e.g. "rtsp_flags;listen"); without it RTSP prefers TCP, which loses no packets.
+    if (const char *userSettings = std::getenv("OPENCV_FFMPEG_CAPTURE_OPTIONS")) {
+        av_dict_parse_string(&settings, userSettings, ";", "|", 0);
+    } else {
+        av_dict_set(&settings, "rtsp_flags", "prefer_tcp", 0);
+    }
+    if (options.live) {
+        av_dict_set(&settings, "analyzeduration", liveAnalyzeMicroseconds, AV_DICT_DONT_OVERWRITE);
+        av_dict_set(&settings, "fpsprobesize", liveFramesForRate, AV_DICT_DONT_OVERWRITE);
+        // Not fflags=nobuffer: it drops the packets read while probing, the first key frame among them, and the
+        // first frame then waits for the next key frame (measured: 1.05 s instead of 0.05 s at 30 frames a GOP).
+    }
+    // On failure avformat_open_input frees `format` itself.
+    int status = avformat_open_input(&format, url.c_str(), nullptr, &settings);
+    av_dict_free(&settings);
+    if (status < 0) {
+        throw std::runtime_error(describe(status));
+    }
+    decoder->format_.reset(format);
+    status = avformat_find_stream_info(format, nullptr);
+    if (status < 0) {
+        throw std::runtime_error(describe(status));
+    }
+
+    const AVCodec *codec = nullptr;
+    decoder->streamIndex_ = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (decoder->streamIndex_ < 0 || codec == nullptr) {
+        throw std::runtime_error(decoder->streamIndex_ == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video"
+                                                                                    : "no video stream");
+    }
+    // The demuxer then skips audio, subtitles and data instead of reading them only to be dropped.
+    for (unsigned index = 0; index < format->nb_streams; ++index) {
+        if (static_cast<int>(index) != decoder->streamIndex_) {
+            format->streams[index]->discard = AVDISCARD_ALL;
+        }
+    }
+    AVStream *stream = format->streams[decoder->streamIndex_];
+    decoder->rotationDegrees_ = rotationOf(stream);
+
+    decoder->codec_.reset(avcodec_alloc_context3(codec));
+    AVCodecContext *context = decoder->codec_.get();
+    if (context == nullptr) {
+        throw std::bad_alloc();
+    }
+    status = avcodec_parameters_to_context(context, stream->codecpar);
+    if (status < 0) {
+        throw std::runtime_error(describe(status));
+    }
+    context->pkt_timebase = stream->time_base;
+    context->thread_count = options.threadCount;
+    if (options.live) {
+        // Frame threading holds back (threads - 1) decoded frames; slices of one frame decode in parallel at no
+        // delay (x264 -tune zerolatency writes several per frame).
+        context->thread_type = FF_THREAD_SLICE;
+        context->flags |= AV_CODEC_FLAG_LOW_DELAY;
+    } else {
+        context->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    }
+    status = avcodec_open2(context, codec, nullptr);
+    if (status < 0) {
+        throw std::runtime_error(describe(status));
+    }
+    return decoder;
+}
+
+double MediaDecoder::framesPerSecond() const {
+    const AVStream *stream = format_->streams[streamIndex_];
+    // OpenCV 4.6 reports avg_frame_rate (measured: a 30 fps file with a pause reads 15.4, its avg_frame_rate).
+    // A stream probed briefly may not have one yet; r_frame_rate, the codec's own rate, is the better guess.
+    const double average = toDouble(stream->avg_frame_rate);
+    return average > 0 ? average : toDouble(stream->r_frame_rate);
+}
+
+CB_CaptureInfo MediaDecoder::info() const {
+    const AVStream *stream = format_->streams[streamIndex_];
+    const bool quarterTurn = rotationDegrees_ == 90 || rotationDegrees_ == 270;
+    CB_CaptureInfo info{};
+    info.width = quarterTurn ? codec_->height : codec_->width;
+    info.height = quarterTurn ? codec_->width : codec_->height;
+    const double fps = framesPerSecond();
+    info.fps = fps > 0 && fps < 1000 ? fps : 0;
+    // As OpenCV: the container's count, else its duration times the rate.
+    int64_t count = stream->nb_frames;
+    if (count <= 0) {
+        double seconds =
+            format_->duration != AV_NOPTS_VALUE ? static_cast<double>(format_->duration) / AV_TIME_BASE : 0;
+        if (seconds <= 0 && stream->duration != AV_NOPTS_VALUE) {
+            seconds = static_cast<double>(stream->duration) * toDouble(stream->time_base);
+        }
+        count = static_cast<int64_t>(std::floor(seconds * fps + 0.5));
+    }
+    info.frame_count = count > 0 ? count : -1;
+    return info;
+}
+
+CB_Image *MediaDecoder::read(double *seconds) {
+    if (ended_) {
+        return nullptr;
+    }
+    deadline_.restart(options_.timeoutMs);
+    AVCodecContext *context = codec_.get();
+    int failedReads = 0;
+    for (;;) {
+        int status = avcodec_receive_frame(context, frame_.get());
+        if (status == 0) {
+            const AVStream *stream = format_->streams[streamIndex_];
+            if (seconds != nullptr) {
+                // OpenCV's CAP_PROP_POS_MSEC: media time from the stream's first timestamp, 0 when there is none.
+                const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+                const int64_t timestamp = frame_->best_effort_timestamp;
+                *seconds = timestamp != AV_NOPTS_VALUE
+                               ? static_cast<double>(timestamp - start) * toDouble(stream->time_base)
+                               : 0.0;
+            }
+            CB_Image *image = imageFrom(frame_.get());
+            av_frame_unref(frame_.get());
+            return image;
+        }
+        if (status == AVERROR_EOF || draining_) {
+            ended_ = true;  // once the input has ended, anything but a frame is the end
+            return nullptr;
+        }
+        // EAGAIN: the decoder wants another packet. Any other error is one undecodable frame: go on, as OpenCV did.
+        if (deadline_.passed()) {
+            ended_ = true;  // a stream that trickles but never completes a frame
+            return nullptr;
+        }
+        status = av_read_frame(format_.get(), packet_.get());
+        if (status == AVERROR(EAGAIN)) {
+            continue;
+        }
+        if (status == AVERROR_INVALIDDATA && ++failedReads < maxFailedReadsInARow) {
+            continue;  // a damaged or missing sample: the demuxer moves on to the next one
+        }
+        if (status < 0) {
+            // The end of the input, a read error or the deadline: hand out what the decoder still holds.
+            draining_ = true;
+            avcodec_send_packet(context, nullptr);
+            continue;
+        }
+        failedReads = 0;
+        if (packet_->stream_index == streamIndex_) {
+            // An undecodable packet is skipped (AVERROR_INVALIDDATA); the decoder carries on with the next.
+            avcodec_send_packet(context, packet_.get());
+        }
+        av_packet_unref(packet_.get());
+    }
+}
+
+CB_Image *MediaDecoder::imageFrom(const AVFrame *frame) {
+    const int width = frame->width;
+    const int height = frame->height;
+    // Video-range 4:2:0 only: OpenCV's I420 conversion (CB_Image::bgr) assumes video range, so full-range
+    // (JPEG, yuvj420p) frames go through swscale, which knows the range.
+    const bool videoRange420 = frame->format == AV_PIX_FMT_YUV420P && frame->color_range != AVCOL_RANGE_JPEG;
+    if (!videoRange420 || width % 2 != 0 || height % 2 != 0) {
+        cv::Mat bgr = bgrFrom(frame);
+        if (rotationDegrees_ != 0) {
+            cv::Mat turned;
+            rotatePlane(bgr, turned, rotationDegrees_);
+            bgr = turned;
+        }
+        return new CB_Image(std::move(bgr));
+    }
+    // One continuous Mat, planes back to back: the decoder's rows are padded to its alignment (linesize).
+    cv::Mat planes(height * 3 / 2, width, CV_8UC1);
+    I420Planes packed(planes, width, height);
+    av_image_copy_plane(packed.luma.ptr(), width, frame->data[0], frame->linesize[0], width, height);
+    av_image_copy_plane(packed.blue.ptr(), width / 2, frame->data[1], frame->linesize[1], width / 2, height / 2);
+    av_image_copy_plane(packed.red.ptr(), width / 2, frame->data[2], frame->linesize[2], width / 2, height / 2);
+    if (rotationDegrees_ == 0) {
+        return CB_Image::fromI420(std::move(planes), width, height);
+    }
+    const bool quarterTurn = rotationDegrees_ != 180;
+    const int turnedWidth = quarterTurn ? height : width;
+    const int turnedHeight = quarterTurn ? width : height;
+    cv::Mat turned(turnedHeight * 3 / 2, turnedWidth, CV_8UC1);
+    I420Planes destination(turned, turnedWidth, turnedHeight);
+    rotatePlane(packed.luma, destination.luma, rotationDegrees_);
+    rotatePlane(packed.blue, destination.blue, rotationDegrees_);
+    rotatePlane(packed.red, destination.red, rotationDegrees_);
+    return CB_Image::fromI420(std::move(turned), turnedWidth, turnedHeight);
+}
+
+cv::Mat MediaDecoder::bgrFrom(const AVFrame *frame) {
+    const int width = frame->width;
+    const int height = frame->height;
+    scaler_.reset(sws_getCachedContext(scaler_.release(), width, height, static_cast<AVPixelFormat>(frame->format),
+                                       width, height, AV_PIX_FMT_BGR24, SWS_BILINEAR, nullptr, nullptr, nullptr));
+    if (scaler_ == nullptr) {
+        const char *name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame->format));
+        throw std::runtime_error(std::string("cannot convert pixel format ") + (name != nullptr ? name : "unknown"));
+    }
+    // swscale's vector code writes past the last pixel of a row and of the picture (a 162 x 122 MJPEG frame
+    // corrupted the heap with rows merely padded to 64 bytes): convert into a buffer FFmpeg sizes itself.
+    uint8_t *destination[4] = {nullptr, nullptr, nullptr, nullptr};
+    int destinationStride[4] = {0, 0, 0, 0};
+    if (av_image_alloc(destination, destinationStride, width, height, AV_PIX_FMT_BGR24, 64) < 0) {
+        throw std::bad_alloc();
+    }
+    std::unique_ptr<uint8_t, void (*)(uint8_t *)> owned(destination[0], [](uint8_t *buffer) { av_free(buffer); });
+    sws_scale(scaler_.get(), frame->data, frame->linesize, 0, height, destination, destinationStride);
+    return cv::Mat(height, width, CV_8UC3, destination[0], static_cast<size_t>(destinationStride[0])).clone();
+}
+
+}  // namespace cbridge

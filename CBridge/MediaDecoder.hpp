@@ -1,0 +1,95 @@
+// Video files and network streams decoded with FFmpeg's libavformat/libavcodec directly, for CB_Capture.
+// cv::VideoCapture (still used for cameras and image sequences) converts every frame to BGR and decodes
+// streams with frame threading, which holds back (threads - 1) frames that cannot be configured away; here
+// 4:2:0 frames come out as their I420 planes, whose luma already is the grey picture most readers want.
+#pragma once
+
+#include "Internal.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+struct AVCodecContext;
+struct AVFormatContext;
+struct AVFrame;
+struct AVPacket;
+struct SwsContext;
+
+namespace cbridge {
+
+/// How a MediaDecoder trades throughput against latency.
+struct MediaDecoderOptions {
+    /// A live network stream: short probing, slice threads only and the codec's low-delay
+    /// flag, so each frame is handed out as soon as its packet has arrived.
+    bool live = false;
+    /// Bounds opening (probing included) and then every read, in milliseconds; 0 = no bound.
+    int timeoutMs = 0;
+    /// Decoder threads; 0 lets FFmpeg choose (one more than the cores for frame threading).
+    int threadCount = 0;
+};
+
+/// One video stream of a file or URL, decoded frame by frame. Not thread-safe: one reader at a time.
+class MediaDecoder {
+public:
+    /// Opens `url` and the decoder of its best video stream. Throws std::runtime_error, saying why, when the
+    /// source does not open within the timeout or holds no decodable video.
+    static std::unique_ptr<MediaDecoder> open(const std::string &url, const MediaDecoderOptions &options);
+    ~MediaDecoder();
+    MediaDecoder(const MediaDecoder &) = delete;
+    MediaDecoder &operator=(const MediaDecoder &) = delete;
+
+    /// Width, height, rate and frame count as cv::VideoCapture's FFmpeg backend (OpenCV 4.6) reports them.
+    CB_CaptureInfo info() const;
+
+    /// The next frame (I420 planes for 4:2:0 video, else BGR), and its media time in seconds from the stream's
+    /// start. nullptr once the source has ended, failed or timed out; it stays ended.
+    CB_Image *read(double *seconds);
+
+private:
+    MediaDecoder() = default;
+
+    /// FFmpeg polls this from its blocking I/O and gives up with AVERROR_EXIT once it returns non-zero.
+    struct Deadline {
+        std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
+        void restart(int timeoutMs);
+        bool passed() const { return std::chrono::steady_clock::now() > at; }
+        static int interrupt(void *deadline);
+    };
+
+    struct FormatCloser {
+        void operator()(AVFormatContext *context) const;
+    };
+    struct CodecFreer {
+        void operator()(AVCodecContext *context) const;
+    };
+    struct PacketFreer {
+        void operator()(AVPacket *packet) const;
+    };
+    struct FrameFreer {
+        void operator()(AVFrame *frame) const;
+    };
+    struct ScalerFreer {
+        void operator()(SwsContext *scaler) const;
+    };
+
+    double framesPerSecond() const;
+    CB_Image *imageFrom(const AVFrame *frame);
+    cv::Mat bgrFrom(const AVFrame *frame);
+
+    MediaDecoderOptions options_;
+    // Declared before the contexts, so it outlives them: closing the input may still poll it.
+    Deadline deadline_;
+    std::unique_ptr<AVFormatContext, FormatCloser> format_;
+    std::unique_ptr<AVCodecContext, CodecFreer> codec_;
+    std::unique_ptr<AVPacket, PacketFreer> packet_;
+    std::unique_ptr<AVFrame, FrameFreer> frame_;
+    std::unique_ptr<SwsContext, ScalerFreer> scaler_;
+    int streamIndex_ = -1;
+    int rotationDegrees_ = 0;  // clockwise, 0/90/180/270: what the container's display matrix asks for
+    bool draining_ = false;    // the demuxer has ended; the decoder is handing out the frames it still holds
+    bool ended_ = false;
+};
+
+}  // namespace cbridge
