@@ -12,6 +12,8 @@ namespace {
 /// Patches larger than this (either side) are looked for at half size first: a quarter of the work, and
 /// codes are still far larger than a few pixels there.
 constexpr int halvingSide = 64;
+/// The thinnest a patch may become by halving (a linear code's patch can be a few rows tall).
+constexpr int minHalfSide = 4;
 /// Pixels around the half-size match searched again at full size.
 constexpr int refinement = 2;
 
@@ -82,7 +84,8 @@ extern "C" CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image
         return CB_OK;
     }
     double x = 0, y = 0, score = -1;
-    if (std::max(needle.cols, needle.rows) > halvingSide && std::min(area.width, area.height) >= 2 * refinement) {
+    if (std::max(needle.cols, needle.rows) > halvingSide && std::min(needle.cols, needle.rows) >= 2 * minHalfSide &&
+        std::min(area.width, area.height) >= 2 * refinement) {
         // Coarse at half size, then exact at full size within a pixel or two of it: at half size alone, a
         // shift by an odd number of pixels samples the patch differently and scores only about 0.88.
         cv::Mat smallHaystack, smallNeedle;

@@ -81,14 +81,18 @@ final class BarcodeReadAhead: @unchecked Sendable {
         return (frame, try pending.barcodes.get())
     }
 
-    /// Stops reading and waits for the reader thread; frames still being decoded finish on their own.
-    /// Call it once.
+    /// Stops reading and waits for the reader thread and for the frames still being decoded: a process that
+    /// exits right after (Ctrl-C) must not tear zxing-cpp's static tables down under a running read (that
+    /// crashed `livescan scan` about one interrupt in three). Call it once, from the thread that calls `next`.
     func stop() {
         condition.withLock {
             stopped = true
             condition.broadcast()
         }
         readerFinished.wait()
+        for pending in condition.withLock({ waiting }) {
+            pending.decoded.wait()
+        }
     }
 
     private func readFrames() {
