@@ -121,6 +121,18 @@ import LiveScanScenes
         #expect(elsewhere.score < 0.5, "score \(elsewhere.score)")
     }
 
+    /// A linear code's patch can be a few rows tall: too thin to look for at half size, it is looked for whole.
+    @Test func thinPatchIsLocated() throws {
+        let picture = try frame(SceneRenderer(scene: ScenePreset.still720.scene).render(frame: 0))
+        let linear = try ZXingBarcodeDetector(options: BarcodeDetectorOptions(symbologies: [.ean13])).detect(in: picture)
+        let box = try #require(linear.first).bounds.boundingBox
+        let strip = PixelRect(x: Int(box.minX), y: Int((box.minY + box.maxY) / 2), width: Int(box.maxX - box.minX), height: 5)
+        let found = try picture.image.locate(picture.image.copyPatch(strip),
+                                             corners: PixelRect(x: strip.x - 4, y: strip.y - 4, width: 9, height: 9))
+        // Bars look the same a row up or down: only the position across them is defined.
+        #expect(found.score > 0.99 && abs(found.x - Double(strip.x)) < 0.5)
+    }
+
     @Test func cellMeansAreBlockAverages() throws {
         // 40 x 20, left 16 columns black, the rest white; the right 8 columns and the bottom 4 rows are cut.
         var pixels = [UInt8](repeating: 255, count: 40 * 20)

@@ -19,6 +19,7 @@ public final class EveryNthFrameSource: FrameSource, @unchecked Sendable {
     public var info: SourceInfo { source.info }
     public var droppedFrames: Int { source.droppedFrames + skipped }
     public var isLive: Bool { source.isLive }
+    public var isVideo: Bool { source.isVideo }
     public func close() { source.close() }
 
     public func nextFrame() throws -> Frame? {

@@ -11,6 +11,9 @@ public protocol FrameSource: AnyObject, Sendable {
     /// True when frames come at the source's own pace and stale ones are dropped (cameras, streams, files
     /// paced at media speed): the scanner then takes one frame at a time, the newest.
     var isLive: Bool { get }
+    /// True when each frame is the next moment of one scene (video), so it can be compared with the last:
+    /// barcodes are then read only where it changed (`ChangeGatedBarcodeReader`). Images in a folder are not.
+    var isVideo: Bool { get }
     /// Stops a live source; a `nextFrame` waiting for it returns nil. Files need nothing.
     func close()
 }
@@ -18,5 +21,6 @@ public protocol FrameSource: AnyObject, Sendable {
 extension FrameSource {
     public var droppedFrames: Int { 0 }
     public var isLive: Bool { false }
+    public var isVideo: Bool { false }
     public func close() {}
 }

@@ -7,6 +7,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
     public let info: SourceInfo
     /// Cameras and streams: no end, no frame count, frames keep coming whether read or not.
     public let isLive: Bool
+    public var isVideo: Bool { true }
     private let capture: OpaquePointer
     private var decodedFrames = 0
     private var previousTime = -Double.infinity

@@ -40,9 +40,9 @@ public enum QualityLevel: String, Sendable, CaseIterable {
     /// Whether OpenCV's QR locator runs after zxing-cpp (it costs 60-110 ms a 720p frame).
     public var usesQRLocator: Bool { self == .accurate }
 
-    /// Files: frames between whole reads for barcodes; in between, only the parts of a frame that changed
-    /// are read (`ChangeGatedBarcodeReader`). nil: every frame is read whole. Live sources always read whole
-    /// frames: they take one frame in several anyway, and a change since the last would be most of it.
+    /// Video files: frames between whole reads for barcodes; in between, only the parts of a frame that
+    /// changed are read (`ChangeGatedBarcodeReader`). nil: every frame is read whole. Live sources and images
+    /// are always read whole: a live scan takes the newest frame, not the next, and images are not a scene.
     public var barcodeWholeReadInterval: Int? {
         switch self {
         case .fast: return 60

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Files only: reads a frame's barcodes only where its pixels changed since they were last looked at, and
+/// Video files only: reads a frame's barcodes only where its pixels changed since they were last looked at, and
 /// follows codes that merely moved instead of reading them again. A whole read of a 720p frame costs
 /// zxing-cpp about 10 ms, while in most video a few codes move over a still background: reading just what
 /// is new is what lets barcode scanning keep up with video decoding.
@@ -70,7 +70,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     }
 
     /// A code found earlier, with what it takes to find it again.
-    private struct KnownCode {
+    fileprivate struct KnownCode {
         var observation: Observation
         /// Its gray pixels in the frame it was read in, and where they were; nil when it was read wholly
         /// outside the frame (zxing may place a cut-off code's corners there), and then never followed.
@@ -173,9 +173,17 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
             }
             merged = grown
         }
+        // Regions are read side by side: the decoder's thread leaves most of a second core idle.
+        let rects = merged.map { pixelRect(of: $0, frame: frame) }
+        let results = RegionResults(count: rects.count)
+        DispatchQueue.concurrentPerform(iterations: rects.count) { index in
+            results.store(Result { try read(frame, region: rects[index]) }, at: index)
+        }
         var fresh: [KnownCode] = []
+        for result in results.all {
+            fresh += try result.get()
+        }
         for region in merged {
-            fresh += try read(frame, region: pixelRect(of: region, frame: frame))
             accountFor(region)
             cellsRead += region.area
         }
@@ -269,6 +277,22 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         return PixelRect(x: box.minX * cell, y: box.minY * cell, width: right - box.minX * cell,
                          height: bottom - box.minY * cell)
     }
+}
+
+/// What the regions of one frame gave, each stored by the thread that read it.
+private final class RegionResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[ChangeGatedBarcodeReader.KnownCode], Error>]
+
+    init(count: Int) {
+        results = Array(repeating: .success([]), count: count)
+    }
+
+    func store(_ result: Result<[ChangeGatedBarcodeReader.KnownCode], Error>, at index: Int) {
+        lock.withLock { results[index] = result }
+    }
+
+    var all: [Result<[ChangeGatedBarcodeReader.KnownCode], Error>] { lock.withLock { results } }
 }
 
 extension PixelRect {

@@ -228,7 +228,7 @@ public final class DataScanner: @unchecked Sendable {
         var guide = Guide(locator: qrLocator)
         // A file's frames are all processed: decode the barcodes of the next ones meanwhile.
         let readAhead = source.isLive ? nil : barcodeDetector.map { detector in
-            if let gated = changeGatedDetector, let interval = qualityLevel.barcodeWholeReadInterval {
+            if source.isVideo, let gated = changeGatedDetector, let interval = qualityLevel.barcodeWholeReadInterval {
                 // Deep enough that a whole read (about 10 ms at 720p) rarely stalls the frames behind it.
                 let reader = ChangeGatedBarcodeReader(detector: gated, configuration: .init(fullReadInterval: interval))
                 return BarcodeReadAhead(source: source, reading: .inOrder(reader), depth: 8)
