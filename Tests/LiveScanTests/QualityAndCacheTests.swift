@@ -53,5 +53,6 @@ import Testing
         #expect(text.map(\.cropHeight) == [Double]([32, 40, 48]))
         #expect(text.allSatisfy { $0.languages == ["eng"] })
         #expect(QualityLevel.allCases.map(\.textRereadInterval) == [Int]([30, 15, 8]))
+        #expect(QualityLevel.allCases.map(\.barcodeWholeReadInterval) == [nil, 30, nil])
     }
 }

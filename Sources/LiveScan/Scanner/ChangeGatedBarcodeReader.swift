@@ -38,6 +38,9 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         var minFollowScore = 0.85
         /// Frames a code may be followed before it is read again (0: never followed).
         var maxFramesFollowed = 10
+        /// Codes whose box is thinner than this are read again instead of followed: a linear code read on a
+        /// few rows looks the same a row up or down.
+        var minFollowedSide = 24
     }
 
     /// Upright cell-index box, both ends included.
@@ -230,7 +233,8 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
 
     /// Looks for `code` where its last step would take it; true (and `code` moved) when found.
     private func follow(_ code: inout KnownCode, in frame: Frame) throws -> Bool {
-        guard let patch = code.patch, code.framesFollowed < configuration.maxFramesFollowed else { return false }
+        guard let patch = code.patch, code.framesFollowed < configuration.maxFramesFollowed,
+              min(patch.width, patch.height) >= configuration.minFollowedSide else { return false }
         let expectedX = code.patchOrigin.x + code.moved.dx + code.lastStep.dx
         let expectedY = code.patchOrigin.y + code.moved.dy + code.lastStep.dy
         // Room for the step to change by a few pixels, more for fast codes.
