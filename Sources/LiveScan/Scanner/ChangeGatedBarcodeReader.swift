@@ -63,6 +63,11 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
 
         var area: Int { (maxX - minX + 1) * (maxY - minY + 1) }
 
+        /// Whether any cell of the box is true in `cells` (row by row, `columns` a row).
+        func contains(where cells: (Int) -> Bool, columns: Int) -> Bool {
+            (minY...maxY).contains { row in (minX...maxX).contains { cells(row * columns + $0) } }
+        }
+
         func forEachCell(_ body: (_ column: Int, _ row: Int) -> Void) {
             for row in minY...maxY {
                 for column in minX...maxX {
@@ -118,81 +123,79 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         }
         var changed = (0..<means.count).map { abs(Int(means[$0]) - Int(reference[$0])) > configuration.threshold }
         let changedCount = changed.reduce(0) { $1 ? $0 + 1 : $0 }
-        if changedCount == 0 {
-            framesNotRead += 1
-            return known.map(\.observation)
-        }
         if Double(changedCount) > configuration.maxChangedShare * Double(means.count) {
             return try readWhole(frame, means: means, columns: columns, rows: rows)
         }
-        func touchesChange(_ box: CellBox) -> Bool {
-            var touches = false
-            box.grown(by: configuration.margin, columns: columns, rows: rows).forEachCell { column, row in
-                touches = touches || changed[row * columns + column]
-            }
-            return touches
-        }
-        func accountFor(_ box: CellBox) {
-            box.forEachCell { column, row in
-                changed[row * columns + column] = false
-                reference[row * columns + column] = means[row * columns + column]
-            }
-        }
-
-        // Known codes that merely moved are followed; the cells they left and entered are accounted for.
-        var followed = Set<Int>()
-        for index in known.indices where touchesChange(cellBox(of: known[index].observation.bounds)) {
-            let before = cellBox(of: known[index].observation.bounds)
-            if try follow(&known[index], in: frame) {
-                followed.insert(index)
-                accountFor(before.union(cellBox(of: known[index].observation.bounds)))
-            }
-        }
-        codesFollowed += followed.count
-        let regions = Self.merge((0..<means.count).filter { changed[$0] }.map { index in
-            CellBox(minX: index % columns, minY: index / columns, maxX: index % columns, maxY: index / columns)
-                .grown(by: configuration.margin, columns: columns, rows: rows)
-        })
+        let followed = changedCount == 0 ? [] : try followKnownCodes(in: frame, means: means, changed: &changed)
+        let regions = regionsToRead(changed: changed, followed: followed)
         if regions.isEmpty {
             framesNotRead += 1
             return known.map(\.observation)
         }
-        // A known code not found again and touching a region is read again with it, whole; then regions
-        // that overlap are one.
-        let unfollowed = known.indices.filter { !followed.contains($0) }
-        var merged = regions
+        let fresh = try readRegions(regions, of: frame)
+        for region in regions {
+            accountFor(region, means: means, changed: &changed)
+            cellsRead += region.area
+        }
+        regionReads += 1
+        replaceKnownCodes(with: fresh, readIn: regions, followed: followed)
+        return known.map(\.observation)
+    }
+
+    /// Follows the known codes next to a change; the cells each left and entered are accounted for. The
+    /// indices of those followed.
+    private func followKnownCodes(in frame: Frame, means: [UInt8], changed: inout [Bool]) throws -> Set<Int> {
+        var followed = Set<Int>()
+        for index in known.indices {
+            let before = cellBox(of: known[index].observation.bounds)
+            let near = before.grown(by: configuration.margin, columns: columns, rows: rows)
+            guard near.contains(where: { changed[$0] }, columns: columns), try follow(&known[index], in: frame) else {
+                continue
+            }
+            followed.insert(index)
+            accountFor(before.union(cellBox(of: known[index].observation.bounds)), means: means, changed: &changed)
+        }
+        codesFollowed += followed.count
+        return followed
+    }
+
+    /// The changed cells, grown by the margin, with every known code not followed that they touch, whole;
+    /// overlapping boxes merged.
+    private func regionsToRead(changed: [Bool], followed: Set<Int>) -> [CellBox] {
+        var regions = Self.merge(changed.indices.filter { changed[$0] }.map { index in
+            CellBox(minX: index % columns, minY: index / columns, maxX: index % columns, maxY: index / columns)
+                .grown(by: configuration.margin, columns: columns, rows: rows)
+        })
+        let unfollowed = known.indices.filter { !followed.contains($0) }.map { cellBox(of: known[$0].observation.bounds) }
         while true {
-            var grown = merged
-            for index in unfollowed {
-                let box = cellBox(of: known[index].observation.bounds)
+            var grown = regions
+            for box in unfollowed {
                 if let region = grown.firstIndex(where: { $0.intersects(box) }) {
-                    grown[region] = grown[region].union(box.grown(by: configuration.margin, columns: columns,
-                                                                 rows: rows))
+                    grown[region] = grown[region].union(box.grown(by: configuration.margin, columns: columns, rows: rows))
                 }
             }
             grown = Self.merge(grown)
-            if grown == merged {
-                break
+            if grown == regions {
+                return regions
             }
-            merged = grown
+            regions = grown
         }
-        // Regions are read side by side: the decoder's thread leaves most of a second core idle.
-        let rects = merged.map { pixelRect(of: $0, frame: frame) }
+    }
+
+    /// Reads the regions side by side: the decoder's thread leaves most of a second core idle.
+    private func readRegions(_ regions: [CellBox], of frame: Frame) throws -> [KnownCode] {
+        let rects = regions.map { pixelRect(of: $0, frame: frame) }
         let results = RegionResults(count: rects.count)
         DispatchQueue.concurrentPerform(iterations: rects.count) { index in
             results.store(Result { try read(frame, region: rects[index]) }, at: index)
         }
-        var fresh: [KnownCode] = []
-        for result in results.all {
-            fresh += try result.get()
-        }
-        for region in merged {
-            accountFor(region)
-            cellsRead += region.area
-        }
-        regionReads += 1
-        // Kept: followed codes, and unfollowed ones no region touched; a code read again replaces itself and
-        // hands on its last step, so that a fast code is looked for where it is going.
+        return try results.all.flatMap { try $0.get() }
+    }
+
+    /// Keeps the followed codes and those no region touched; a code read again replaces itself and hands on
+    /// its last step, so that a fast code is looked for where it is going.
+    private func replaceKnownCodes(with fresh: [KnownCode], readIn regions: [CellBox], followed: Set<Int>) {
+        var fresh = fresh
         for index in fresh.indices {
             if let before = known.first(where: { $0.observation.isSameCode(as: fresh[index].observation) }) {
                 let (now, then) = (fresh[index].observation.bounds.center, before.observation.bounds.center)
@@ -201,13 +204,20 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         }
         let kept = known.indices.filter { index in
             let box = cellBox(of: known[index].observation.bounds)
-            if !followed.contains(index) && merged.contains(where: { $0.intersects(box) }) {
+            if !followed.contains(index) && regions.contains(where: { $0.intersects(box) }) {
                 return false
             }
             return !fresh.contains { $0.observation.isSameCode(as: known[index].observation) }
         }
         known = kept.map { known[$0] } + fresh
-        return known.map(\.observation)
+    }
+
+    /// Marks the cells of `box` as seen as they are now.
+    private func accountFor(_ box: CellBox, means: [UInt8], changed: inout [Bool]) {
+        box.forEachCell { column, row in
+            changed[row * columns + column] = false
+            reference[row * columns + column] = means[row * columns + column]
+        }
     }
 
     private func readWhole(_ frame: Frame, means: [UInt8], columns: Int, rows: Int) throws -> [Observation] {
