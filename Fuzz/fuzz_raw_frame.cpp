@@ -1,6 +1,6 @@
 // libFuzzer target: raw frames through CB_Image_new with any width, height, channels and stride (0,
-// negative, huge: the bridge must answer with a status, never read out of bounds), then barcodes, text
-// regions, annotation with any quads and labels (NaN, infinities, 3e38, control bytes) and, for small frames,
+// negative, huge: the bridge must answer with a status, never read out of bounds), then barcodes (whole or
+// in a region), cell means, patch copy and location, text regions, annotation with any quads and labels (NaN, infinities, 3e38, control bytes) and, for small frames,
 // Tesseract with any rectangle, scale and page segmentation mode.
 //
 // Input layout (little-endian, read from the front; a short input reads as zeros past its end):
@@ -8,13 +8,17 @@
 //                    3: w,h = 1+u16%2048, 1+u16%2048
 //   u8  channels     index into a table of valid and invalid values
 //   u8  stride mode  0: w*c   1: w*c + u8   2: raw i32   3: w*c - 1
-//   u8  barcode bits 1 try_harder, 2 try_rotate, 4 try_inverted, 8 formats follow as raw i32 (else all)
+//   u8  barcode bits 1 try_harder, 2 try_rotate, 4 try_inverted, 8 formats follow as raw i32 (else all),
+//                    16 read only the region below
 //   [i32 formats]    i32 max_dimension
 //   i32 region max_dimension, i32 min_height, i32 max_height
 //   u8  annotations  count % 8; each: 8 x f32 quad (x0..x3, y0..y3), u8 kind (>=2 means raw i32 follows),
 //                    u8 label length (255 = NULL label), label bytes
 //   u8  ocr bits     1 run OCR (small frames only), 2 a rect follows as 4 x i32
 //   [4 x i32 rect]   f32 scale, i32 page segmentation mode
+//   i32 cell         for CB_Image_cell_means
+//   4 x i32 region   the barcode region, a patch to copy (then, up to 160 px, located in the frame with its
+//                    corners in the OCR rect's corner and at most 16 x 16 positions)
 //   the rest         pixels, repeated to fill the frame (zeros if none)
 #include "FuzzInput.hpp"
 
@@ -120,6 +124,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (hasRect) rect = CB_Rect{input.i32(), input.i32(), input.i32(), input.i32()};
     const float scale = input.f32();
     const int mode = input.i32();
+    const int cell = input.i32();
+    const CB_Rect region{input.i32(), input.i32(), input.i32(), input.i32()};
 
     // The pixel buffer is exactly as long as the contract says the bridge may read, so ASan flags a byte
     // more. Outside the contract the bridge may read nothing: it gets a one-byte buffer.
@@ -147,8 +153,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (CB_Image_width(image) != width || CB_Image_height(image) != height) __builtin_trap();
 
+    if ((barcodeBits & 16) != 0) {
+        barcodeOptions.region = region;
+    }
     fuzz::exerciseBarcodes(image, barcodeOptions);
     fuzz::exerciseTextRegions(image, regionOptions);
+
+    // Cell means: never more cells than promised, never a byte past `capacity` (ASan).
+    std::vector<uint8_t> means(static_cast<size_t>(width / 2) * static_cast<size_t>(height / 2) + 1);
+    int columns = -1, rows = -1;
+    if (CB_Image_cell_means(image, cell, means.data(), means.size(), &columns, &rows) == CB_OK &&
+        (columns != width / cell || rows != height / cell)) {
+        __builtin_trap();
+    }
+    CB_Image *patch = nullptr;
+    if (CB_Image_copy_patch(image, region, &patch) == CB_OK) {
+        float x = 0, y = 0;
+        double score = 0;
+        // Corners anywhere, but few of them, and small patches: a search costs its area times the patch's.
+        const CB_Rect corners{rect.x, rect.y, static_cast<int>(static_cast<unsigned>(rect.width) % 17),
+                              static_cast<int>(static_cast<unsigned>(rect.height) % 17)};
+        if (CB_Image_width(patch) <= 160 && CB_Image_height(patch) <= 160 &&
+            CB_Image_locate_patch(patch, image, corners, &x, &y, &score) == CB_OK && !(score >= -1.001 && score <= 1.001)) {
+            __builtin_trap();
+        }
+        CB_Image_delete(patch);
+    } else if (patch != nullptr) {
+        __builtin_trap();
+    }
 
     CB_Image *annotated = nullptr;
     if (CB_Image_copy_annotated(image, annotations.data(), annotations.size(), &annotated) == CB_OK) {
