@@ -53,7 +53,7 @@ typedef struct CB_Rect {
     int x, y, width, height;
 } CB_Rect;
 
-/* ---- Image: a decoded 8-bit BGR picture (cv::Mat) ----------------------------------------- */
+/* ---- Image: a decoded picture, 8-bit BGR and grey (cv::Mat), each made on first use -------- */
 
 typedef struct CB_Image CB_Image;
 
