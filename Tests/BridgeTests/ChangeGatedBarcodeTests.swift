@@ -102,11 +102,7 @@ import LiveScanScenes
         let movedImage = try FrameImage(pixels: moved, width: width, height: height, channels: 1)
         let codes = try ZXingBarcodeDetector(options: BarcodeDetectorOptions(symbologies: [.qr])).detect(in: picture)
         #expect(codes.count == 3)
-        let boxes = codes.map { code -> PixelRect in
-            let box = code.bounds.boundingBox
-            return PixelRect(x: Int(box.minX), y: Int(box.minY), width: Int(box.maxX - box.minX),
-                             height: Int(box.maxY - box.minY))
-        }
+        let boxes = codes.map { PixelRect(enclosing: $0.bounds) }
         for box in boxes {
             let patch = try picture.image.copyPatch(box)
             let found = try movedImage.locate(patch, corners: PixelRect(x: box.x - 6, y: box.y - 6, width: 13, height: 13))

@@ -91,4 +91,18 @@ public struct PixelRect: Hashable, Sendable {
         self.width = width
         self.height = height
     }
+
+    /// The smallest rectangle of whole pixels holding all of `bounds`.
+    public init(enclosing bounds: Bounds) {
+        let box = bounds.boundingBox
+        let left = Int(box.minX.rounded(.down)), top = Int(box.minY.rounded(.down))
+        self.init(x: left, y: top, width: Int(box.maxX.rounded(.up)) - left, height: Int(box.maxY.rounded(.up)) - top)
+    }
+
+    /// The part inside a `width` x `height` picture (empty when none is).
+    public func clipped(toWidth width: Int, height: Int) -> PixelRect {
+        let left = max(x, 0), top = max(y, 0)
+        let right = min(x + self.width, width), bottom = min(y + self.height, height)
+        return PixelRect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
+    }
 }

@@ -232,10 +232,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
 
     private func read(_ frame: Frame, region: PixelRect?) throws -> [KnownCode] {
         try detector.detect(in: frame, region: region).map { observation in
-            let box = observation.bounds.boundingBox
-            let x = Int(box.minX.rounded(.down)), y = Int(box.minY.rounded(.down))
-            let rect = PixelRect(x: x, y: y, width: Int(box.maxX.rounded(.up)) - x, height: Int(box.maxY.rounded(.up)) - y)
-            let clipped = rect.clipped(toWidth: frame.width, height: frame.height)
+            let clipped = PixelRect(enclosing: observation.bounds).clipped(toWidth: frame.width, height: frame.height)
             let patch = clipped.width > 0 && clipped.height > 0 ? try frame.image.copyPatch(clipped) : nil
             return KnownCode(observation: observation, patch: patch, patchOrigin: (Double(clipped.x), Double(clipped.y)))
         }
@@ -307,14 +304,6 @@ private final class RegionResults: @unchecked Sendable {
     }
 
     var all: [Result<[ChangeGatedBarcodeReader.KnownCode], Error>] { lock.withLock { results } }
-}
-
-extension PixelRect {
-    func clipped(toWidth width: Int, height: Int) -> PixelRect {
-        let left = max(x, 0), top = max(y, 0)
-        let right = min(x + self.width, width), bottom = min(y + self.height, height)
-        return PixelRect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
-    }
 }
 
 extension Observation {
