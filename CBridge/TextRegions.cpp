@@ -18,27 +18,27 @@ bool belongTogether(const cv::Rect &a, const cv::Rect &b) {
     return sameLine || inside;
 }
 
-/// Joins word boxes into lines. A sweep from left to right adds each box to a line it belongs to, and
-/// passes repeat until nothing joins: near-linear on real frames, where a first version that restarted
-/// after every join took cubic time on noise (found by fuzz_raw_frame).
+/// Joins word boxes into lines, in one sweep from left to right. A box joins the line it belongs to; the grown
+/// line may now reach another line, so it is taken out and placed again, joining lines until it reaches none.
+/// No two lines left belong together, and each join removes one rectangle: at most 2n searches of n lines.
+/// Two earlier versions took cubic time on noise (found by fuzz_raw_frame): one restarted after every join,
+/// the next repeated whole sweeps until nothing joined, 857 sweeps over 1,500 boxes (6.7 s) on one frame.
 std::vector<cv::Rect> mergeIntoLines(std::vector<cv::Rect> boxes) {
-    for (bool joined = true; joined;) {
-        joined = false;
-        std::sort(boxes.begin(), boxes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
-        std::vector<cv::Rect> lines;
-        for (const auto &box : boxes) {
-            auto line = std::find_if(lines.rbegin(), lines.rend(),
-                                     [&](const cv::Rect &candidate) { return belongTogether(candidate, box); });
-            if (line != lines.rend()) {
-                *line |= box;
-                joined = true;
-            } else {
-                lines.push_back(box);
+    std::sort(boxes.begin(), boxes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+    std::vector<cv::Rect> lines;
+    for (cv::Rect growing : boxes) {
+        for (;;) {
+            const auto line = std::find_if(lines.rbegin(), lines.rend(),
+                                           [&](const cv::Rect &candidate) { return belongTogether(candidate, growing); });
+            if (line == lines.rend()) {
+                break;
             }
+            growing |= *line;
+            lines.erase(std::next(line).base());
         }
-        boxes = std::move(lines);
+        lines.push_back(growing);
     }
-    return boxes;
+    return lines;
 }
 
 }  // namespace
