@@ -18,6 +18,58 @@ bool belongTogether(const cv::Rect &a, const cv::Rect &b) {
     return sameLine || inside;
 }
 
+/// A row whose edge pixels are at most this share of the busiest row's lies between two lines.
+constexpr double valleyShare = 0.1;
+
+/// Small type with tight leading (receipts, labels, columns of print) closes into one blob of several lines,
+/// which Tesseract cannot read as one line. The rows of edge pixels show the lines as bands: the blob is cut at
+/// the emptiest row between each two bands at least `minHeight / 2` tall, and each part is trimmed to its edges.
+std::vector<cv::Rect> splitIntoLines(const cv::Mat &edges, const cv::Rect &box, double minHeight) {
+    if (box.height < 2 * minHeight) {
+        return {box};
+    }
+    std::vector<int> ink(box.height);
+    for (int row = 0; row < box.height; ++row) {
+        ink[row] = cv::countNonZero(edges(cv::Rect(box.x, box.y + row, box.width, 1)));
+    }
+    const double valley = valleyShare * *std::max_element(ink.begin(), ink.end());
+    std::vector<int> cuts;
+    int previousBandEnd = -1;
+    for (int row = 0; row < box.height;) {
+        if (ink[row] <= valley) {
+            ++row;
+            continue;
+        }
+        const int start = row;
+        while (row < box.height && ink[row] > valley) {
+            ++row;
+        }
+        if (row - start < minHeight / 2) {
+            continue;  // an accent, a descender's tail: part of the band next to it
+        }
+        if (previousBandEnd >= 0) {
+            cuts.push_back(int(std::min_element(ink.begin() + previousBandEnd, ink.begin() + start) - ink.begin()));
+        }
+        previousBandEnd = row;
+    }
+    if (cuts.empty()) {
+        return {box};
+    }
+    cuts.push_back(box.height);
+    std::vector<cv::Rect> parts;
+    int top = 0;
+    for (const int cut : cuts) {
+        std::vector<cv::Point> points;
+        cv::findNonZero(edges(cv::Rect(box.x, box.y + top, box.width, cut - top)), points);
+        const cv::Rect part = points.empty() ? cv::Rect() : cv::boundingRect(points) + cv::Point(box.x, box.y + top);
+        if (part.height >= minHeight) {
+            parts.push_back(part);
+        }
+        top = cut;
+    }
+    return parts;
+}
+
 /// Joins word boxes into lines, in one sweep from left to right. A box joins the line it belongs to; the grown
 /// line may now reach another line, so it is taken out and placed again, joining lines until it reaches none.
 /// No two lines left belong together, and each join removes one rectangle: at most 2n searches of n lines.
@@ -86,7 +138,9 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
         }
         const double filled = cv::countNonZero(joined(box)) / double(box.area());
         if (filled > 0.35) {
-            boxes.push_back(box);
+            for (const cv::Rect &part : splitIntoLines(binary, box, minHeight)) {
+                boxes.push_back(part);
+            }
         }
     }
     // Noise (a sensor at night, a random picture) can make thousands of blobs; text never does.

@@ -407,6 +407,7 @@ def run_text(args, tools: Tools, log) -> dict:
                 hypothesis = "".join(hypothesis.split()) if no_spaces else compare.normalise_whitespace(hypothesis)
                 errors = compare.edit_distance(hypothesis, reference)
                 row[tool] = {"cer": errors / max(1, len(reference)), "errors": errors, "lines": len(lines),
+                             "word_recall": compare.word_recall(" ".join(line for _, line in lines), reference),
                              "failure": failure}
             text["pages"].append(row)
             log(f"tesseract-testing/{image}: " + ", ".join(f"{tool} CER {row[tool]['cer']:.3f}" for tool, _ in peers))
@@ -553,18 +554,20 @@ def render(rows: list[dict], text: dict, targets: list[dict], clock: Clock, wall
         out.append("")
         out.append("== text: CER (edit distance / reference characters, whitespace-normalised)")
         peers = text["tools"]
-        table = [("page",) + tuple(f"{tool} CER" for tool in peers) + tuple(f"{tool} lines" for tool in peers)
-                 + ("ref chars",)]
+        table = [("page",) + tuple(f"{tool} CER" for tool in peers) + tuple(f"{tool} words" for tool in peers)
+                 + tuple(f"{tool} lines" for tool in peers) + ("ref chars",)]
         for page in text["pages"]:
             table.append((page["image"] + (" *" if page["no_whitespace"] else ""),)
                          + tuple(f"{page[tool]['cer']:.3f}" for tool in peers)
+                         + tuple(f"{page[tool]['word_recall']:.3f}" for tool in peers)
                          + tuple(page[tool]["lines"] for tool in peers) + (page["reference_chars"],))
         if text["pages"]:
             chars = sum(page["reference_chars"] for page in text["pages"])
             table.append(("ALL PAGES",) + tuple(f"{sum(p[tool]['errors'] for p in text['pages']) / chars:.3f}"
-                                                for tool in peers) + ("",) * len(peers) + (chars,))
+                                                for tool in peers) + ("",) * (2 * len(peers)) + (chars,))
             out.extend(format_table(table))
             out.append("  * GT from a .box file (no word spaces recorded): compared without whitespace.")
+            out.append("  words: share of the reference's words read anywhere on the page (CER also counts line order).")
         if text["receipts"]:
             out.append("")
             table = [("receipt",) + tuple(f"{tool} CER" for tool in peers)

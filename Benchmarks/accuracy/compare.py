@@ -14,6 +14,7 @@ Conventions (see ../shared/corpus/*/MANIFEST.md):
 from __future__ import annotations
 
 import base64
+import collections
 import dataclasses
 import os
 import re
@@ -320,6 +321,16 @@ def cer(hypothesis: str, reference: str) -> float:
     if not reference:
         return 0.0 if not hypothesis else 1.0
     return edit_distance(hypothesis, reference) / len(reference)
+
+
+def word_recall(hypothesis: str, reference: str) -> float:
+    """Share of the reference's words (letters and digits, case kept, each occurrence counted once) found anywhere
+    in the hypothesis. CER over a page depends on the order its lines come out in; this does not."""
+    words = lambda text: collections.Counter(re.findall(r"[^\W_]+", text))
+    wanted = words(reference)
+    if not wanted:
+        return 1.0
+    return sum((words(hypothesis) & wanted).values()) / sum(wanted.values())
 
 
 def box_of(points: list[list[float]] | list[float]) -> tuple[float, float, float, float]:

@@ -151,6 +151,14 @@ class TextTests(unittest.TestCase):
         self.assertEqual(compare.cer("", ""), 0.0)
         self.assertEqual(compare.normalise_whitespace(" a \n\tb  c\r\n"), "a b c")
 
+    def test_word_recall_ignores_line_order_and_counts_repeats(self):
+        reference = "the cat sat\non the mat"
+        self.assertEqual(compare.word_recall("on the mat the cat sat", reference), 1.0)
+        # "the" twice in the reference, once here; "dog" is not in it and costs nothing.
+        self.assertAlmostEqual(compare.word_recall("the cat sat dog", reference), 3 / 6)
+        self.assertEqual(compare.word_recall("The Cat", "the cat"), 0.0)
+        self.assertEqual(compare.word_recall("", ""), 1.0)
+
     def test_iou(self):
         self.assertAlmostEqual(compare.iou((0, 0, 10, 10), (5, 0, 15, 10)), 50 / 150)
         self.assertEqual(compare.iou((0, 0, 10, 10), (10, 0, 20, 10)), 0.0)

@@ -35,6 +35,23 @@ import LiveScanScenes
         #expect(read.count <= lines.count + 1, "read \(read)")
     }
 
+    /// Small type with tight leading (a label, a receipt) closes into one blob of several lines, which Tesseract
+    /// cannot read as a line: the blob is cut between its lines, and each is read on its own.
+    @Test func tightlyLeadedLinesAreReadOneByOne() throws {
+        let recognizer = try #require(sharedTextRecognizer)
+        let lines = ["Net weight 500 g", "Best before 12 2027", "Batch 4711 lot B", "Keep in a cool place", "Made in Norway"]
+        let items = lines.enumerated().map { index, line in
+            SceneItem.text("line-\(index)", line, pixelHeight: 18, at: ScenePoint(x: 200, y: 40 + 20 * Double(index)))
+        }
+        let renderer = try SceneRenderer(scene: Scene(name: "label", width: 400, height: 160, items: items))
+        // The lines' ink nearly touches: at most a few pixels between one line's box and the next.
+        let boxes = items.map { bounds(renderer.bounds(of: $0, frame: 0)).boundingBox }
+        let gaps = zip(boxes, boxes.dropFirst()).map { $1.minY - $0.maxY }
+        #expect(gaps.allSatisfy { $0 <= 6 }, "gaps \(gaps)")
+        let read = try recognizer.recognize(in: frame(renderer.render(frame: 0)), excluding: []).compactMap(\.transcript)
+        #expect(lines.filter { read.contains($0) }.count >= 4, "read \(read)")
+    }
+
     @Test func missingLanguageNamesItsFile() {
         #expect {
             _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["xyz"]))
