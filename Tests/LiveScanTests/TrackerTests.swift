@@ -162,6 +162,21 @@ struct Run {
         #expect(run.tracker.items.map(\.value) == ["top-left", "top-right", "bottom"])
     }
 
+    /// Two columns of lines, not level with each other, under a headline: the headline, then each column top to
+    /// bottom. Read row by row, the columns' lines would alternate (left 1, right 1, left 2...).
+    @Test func columnsAreReadOneAfterTheOther() throws {
+        var run = try Run()
+        let headline = Observation.text("Headline", confidence: 0.9, bounds: Bounds(x: 0, y: 0, width: 700, height: 60))
+        let left = (0..<4).map { line("left \($0)", x: 0, y: 100 + 50 * Double($0)) }
+        let right = (0..<4).map { line("right \($0)", x: 400, y: 125 + 50 * Double($0)) }
+        run.feed((0..<5).map { _ in [headline] + right + left })
+        #expect(run.tracker.items.map(\.value) == ["Headline"] + (0..<4).map { "left \($0)" } + (0..<4).map { "right \($0)" })
+        // A grid is read row by row: strips run between its rows, so they are cut first.
+        var grid = try Run()
+        grid.feed([[code("b2", x: 200, y: 200), code("a2", x: 200, y: 0), code("b1", x: 0, y: 200), code("a1", x: 0, y: 0)]])
+        #expect(grid.tracker.items.map(\.value) == ["a1", "a2", "b1", "b2"])
+    }
+
     @Test func invalidConfigurationNamesTheParameter() {
         #expect(throws: ScanError.invalidParameter(parameter: "gracePeriod", reason: "must be >= 0 seconds")) {
             _ = try Tracker(configuration: TrackerConfiguration(gracePeriod: -1))

@@ -109,18 +109,3 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         }
     }
 }
-
-extension Array where Element == RecognizedItem {
-    /// Top to bottom, then left to right by the top-left corner: the order a person reads a scene in.
-    /// Items whose tops lie within half the smaller height of each other count as one row.
-    func sortedInReadingOrder() -> [RecognizedItem] {
-        sorted { a, b in
-            let rowTolerance = Swift.min(a.bounds.height, b.bounds.height) / 2
-            let (ay, by) = (a.bounds.boundingBox.minY, b.bounds.boundingBox.minY)
-            if abs(ay - by) > rowTolerance {
-                return ay < by
-            }
-            return a.bounds.boundingBox.minX < b.bounds.boundingBox.minX
-        }
-    }
-}
