@@ -52,6 +52,15 @@ import LiveScanScenes
         #expect(lines.filter { read.contains($0) }.count >= 4, "read \(read)")
     }
 
+    /// The demo's bold headline is one line: the opening that removes thin slivers also eats the arms of its
+    /// bold E, leaving a gap of about a letter's height inside "LIVESCAN", which words must still join across.
+    @Test func boldHeadlineWithAnErodedLetterIsOneLine() throws {
+        let recognizer = try #require(sharedTextRecognizer)
+        let picture = try frame(SceneRenderer(scene: ScenePreset.demo.scene).render(frame: 0))
+        let read = try recognizer.recognize(in: picture, excluding: []).compactMap(\.transcript)
+        #expect(read.contains("LIVESCAN DEMO"), "read \(read)")
+    }
+
     @Test func missingLanguageNamesItsFile() {
         #expect {
             _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["xyz"]))
