@@ -44,3 +44,11 @@ public struct Observation: Sendable, Equatable {
                     transcript: transcript, isReadable: true, confidence: confidence, bounds: bounds)
     }
 }
+
+extension Observation {
+    /// The same code read twice: same symbology and payload, overlapping.
+    func isSameCode(as other: Observation) -> Bool {
+        symbology == other.symbology && payloadData == other.payloadData
+            && bounds.intersectionOverUnion(other.bounds) > 0.3
+    }
+}

@@ -43,11 +43,7 @@ public struct CombinedBarcodeDetector: BarcodeDetector {
         var found: [Observation] = []
         for detector in detectors {
             for observation in try detector.detect(in: frame) {
-                let duplicate = found.contains {
-                    $0.payloadData == observation.payloadData
-                        && $0.bounds.intersectionOverUnion(observation.bounds) > 0.3
-                }
-                if !duplicate {
+                if !found.contains(where: { $0.isSameCode(as: observation) }) {
                     found.append(observation)
                 }
             }

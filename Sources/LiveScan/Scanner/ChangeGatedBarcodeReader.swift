@@ -305,11 +305,3 @@ private final class RegionResults: @unchecked Sendable {
 
     var all: [Result<[ChangeGatedBarcodeReader.KnownCode], Error>] { lock.withLock { results } }
 }
-
-extension Observation {
-    /// The same code read twice: same symbology and payload, overlapping.
-    func isSameCode(as other: Observation) -> Bool {
-        symbology == other.symbology && payloadData == other.payloadData
-            && bounds.intersectionOverUnion(other.bounds) > 0.3
-    }
-}

@@ -38,8 +38,8 @@ public final class DataScanner: @unchecked Sendable {
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     private let textContentTypes: Set<TextContentType>?
     private var barcodeDetector: (any BarcodeDetector)?
-    /// Files, when the quality level gates barcode reading by change: the detector it reads regions with.
-    private var changeGatedDetector: ZXingBarcodeDetector?
+    /// zxing-cpp alone, which can read a region of a frame: what change-gated reading of video files uses.
+    private var zxingDetector: ZXingBarcodeDetector?
     /// For guidance: finds QR codes whether or not they decode.
     private var qrLocator: OpenCVQRLocator?
     private var textRecognizer: (any TextRecognizer)?
@@ -206,7 +206,7 @@ public final class DataScanner: @unchecked Sendable {
             qrLocator = isGuidanceEnabled && symbologies.contains(.qr) ? OpenCVQRLocator() : nil
             barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
-            changeGatedDetector = qualityLevel.barcodeWholeReadInterval == nil ? nil : zxing
+            zxingDetector = zxing
         }
         if wantsText {
             textRecognizer = try TesseractTextRecognizer(
@@ -228,7 +228,7 @@ public final class DataScanner: @unchecked Sendable {
         var guide = Guide(locator: qrLocator)
         // A file's frames are all processed: decode the barcodes of the next ones meanwhile.
         let readAhead = source.isLive ? nil : barcodeDetector.map { detector in
-            if source.isVideo, let gated = changeGatedDetector, let interval = qualityLevel.barcodeWholeReadInterval {
+            if source.isVideo, let interval = qualityLevel.barcodeWholeReadInterval, let gated = zxingDetector {
                 // Deep enough that a whole read (about 10 ms at 720p) rarely stalls the frames behind it.
                 let reader = ChangeGatedBarcodeReader(detector: gated, configuration: .init(fullReadInterval: interval))
                 return BarcodeReadAhead(source: source, reading: .inOrder(reader), depth: 8)
