@@ -222,6 +222,7 @@ void BarcodeList::append(const ZXing::Result &result, double scale, const CB_Qua
     std::copy(bytes.begin(), bytes.end(), owned.bytes);
     owned.byte_count = bytes.size();
     owned.text = copyString(result.text());
+    owned.text_length = result.text().size();
 }
 
 CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
@@ -324,9 +325,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     const int longSide = std::max(gray.cols, gray.rows);
     if (options->max_dimension > 0 && longSide > options->max_dimension) {
         scale = static_cast<double>(longSide) / options->max_dimension;
-        cv::Mat smaller;
-        cv::resize(gray, smaller, cv::Size(), 1 / scale, 1 / scale, cv::INTER_AREA);
-        gray = smaller;
+        gray = cbridge::resized(gray, 1 / scale, cv::INTER_AREA);
     }
     const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0);
     cbridge::BarcodeList barcodes;

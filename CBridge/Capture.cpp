@@ -3,7 +3,6 @@
 #include "Internal.hpp"
 #include "MediaDecoder.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -22,19 +21,6 @@ struct CB_Capture {
 };
 
 namespace {
-
-// FFmpeg and OpenCV print their own warnings on corrupt input; LiveScan reports one error line itself.
-// OpenCV reads OPENCV_FFMPEG_LOGLEVEL when it first initialises FFmpeg, so this must run before any open;
-// MediaDecoder takes its FFmpeg log level from the same variable.
-void quietLibraryLogs() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET, unless the user asked for logs
-        if (std::getenv("OPENCV_LOG_LEVEL") == nullptr) {
-            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
-        }
-    });
-}
 
 // OpenCV's FFmpeg backend bounds opening and reading a URL by 30 s each when not told otherwise
 // (LIBAVFORMAT_INTERRUPT_OPEN/READ_DEFAULT_TIMEOUT_MS); CB_Capture_open keeps that bound.
@@ -55,7 +41,7 @@ CB_Status openDecoder(const char *url, const cbridge::MediaDecoderOptions &optio
     try {
         capture->decoder = cbridge::MediaDecoder::open(url, options);
     } catch (const std::runtime_error &error) {
-        return cbridge::fail(CB_OPEN_FAILED, std::string("could not open ") + url + ": " + error.what());
+        return cbridge::fail(CB_OPEN_FAILED, error.what());
     }
     *out_capture = capture.release();
     return CB_OK;
@@ -76,7 +62,6 @@ extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_c
     CB_REQUIRE(path_or_url != nullptr && *path_or_url != '\0' && out_capture != nullptr,
                "CB_Capture_open: empty path");
     *out_capture = nullptr;
-    quietLibraryLogs();
     if (std::strchr(path_or_url, '%') == nullptr) {
         cbridge::MediaDecoderOptions options;
         options.timeoutMs = defaultTimeoutMs;
@@ -95,7 +80,6 @@ extern "C" CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, CB_
     CB_REQUIRE(url != nullptr && *url != '\0' && out_capture != nullptr, "CB_Capture_open_stream: empty URL");
     CB_REQUIRE(timeout_ms > 0, "CB_Capture_open_stream: timeout must be positive");
     *out_capture = nullptr;
-    quietLibraryLogs();
     cbridge::MediaDecoderOptions options;
     options.live = true;
     options.timeoutMs = timeout_ms;
@@ -109,7 +93,6 @@ extern "C" CB_Status CB_Capture_open_camera(int index, int width, int height, do
     CB_REQUIRE(index >= 0 && out_capture != nullptr, "CB_Capture_open_camera: negative index");
     CB_REQUIRE(width >= 0 && height >= 0 && fps >= 0, "CB_Capture_open_camera: negative size or rate");
     *out_capture = nullptr;
-    quietLibraryLogs();
     auto capture = std::make_unique<CB_Capture>();
     std::vector<int> mode;
     if (width > 0 && height > 0) {

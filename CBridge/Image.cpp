@@ -3,6 +3,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 CB_Image::CB_Image(cv::Mat bgr) : width_(bgr.cols), height_(bgr.rows), bgr_(std::move(bgr)) {}
@@ -62,17 +64,12 @@ const cv::Mat &CB_Image::gray() const {
     return gray_;
 }
 
-extern "C" CB_Status CB_Image_open(const char *path, CB_Image **out_image) {
-    CB_TRY
-    CB_REQUIRE(path != nullptr && *path != '\0' && out_image != nullptr, "CB_Image_open: empty path");
-    *out_image = nullptr;
-    cv::Mat pixels = cv::imread(path, cv::IMREAD_COLOR);
-    if (pixels.empty()) {
-        return cbridge::fail(CB_OPEN_FAILED, "not a readable image");
-    }
-    *out_image = new CB_Image(std::move(pixels));
-    return CB_OK;
-    CB_CATCH
+cv::Mat cbridge::resized(const cv::Mat &source, double factor, int interpolation) {
+    const cv::Size size(std::max(1, static_cast<int>(std::lround(source.cols * factor))),
+                        std::max(1, static_cast<int>(std::lround(source.rows * factor))));
+    cv::Mat result;
+    cv::resize(source, result, size, 0, 0, interpolation);
+    return result;
 }
 
 extern "C" CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride,
@@ -153,7 +150,7 @@ extern "C" CB_Status CB_Image_sharpness(const CB_Image *image, double *out_sharp
     CB_REQUIRE(image != nullptr && out_sharpness != nullptr, "CB_Image_sharpness: NULL argument");
     cv::Mat gray = image->gray();
     if (gray.cols > 640) {
-        cv::resize(gray, gray, cv::Size(), 640.0 / gray.cols, 640.0 / gray.cols, cv::INTER_AREA);
+        gray = cbridge::resized(gray, 640.0 / gray.cols, cv::INTER_AREA);
     }
     cv::Mat laplacian;
     cv::Laplacian(gray, laplacian, CV_32F);

@@ -14,6 +14,10 @@ namespace cbridge {
 /// Leaves `message` for CB_last_error() on this thread and returns `status`.
 CB_Status fail(CB_Status status, const std::string &message);
 
+/// `source` scaled by `factor`, each side at least one pixel: cv::resize with a factor rounds a side of a very
+/// thin image (1 x 100000 reduced to 1920 px) to 0 and then fails its own assertion.
+cv::Mat resized(const cv::Mat &source, double factor, int interpolation);
+
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);
 

@@ -11,6 +11,7 @@ extern "C" {
 #include <opencv2/core.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -34,17 +35,6 @@ std::string describe(int error) {
     char text[AV_ERROR_MAX_STRING_SIZE] = {};
     av_strerror(error, text, sizeof text);
     return text;
-}
-
-/// FFmpeg prints warnings on corrupt input; LiveScan reports one error line itself.
-/// OPENCV_FFMPEG_LOGLEVEL (an av_log level: -8 quiet ... 48 debug), which OpenCV's own FFmpeg backend reads,
-/// sets it for this decoder too: Capture.cpp defaults it to -8 unless the user chose a level.
-void quietFFmpeg() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        const char *level = std::getenv("OPENCV_FFMPEG_LOGLEVEL");
-        av_log_set_level(level != nullptr ? std::atoi(level) : AV_LOG_QUIET);
-    });
 }
 
 double toDouble(AVRational value) { return value.num == 0 || value.den == 0 ? 0.0 : av_q2d(value); }
@@ -114,7 +104,6 @@ void MediaDecoder::ScalerFreer::operator()(SwsContext *scaler) const { sws_freeC
 MediaDecoder::~MediaDecoder() = default;
 
 std::unique_ptr<MediaDecoder> MediaDecoder::open(const std::string &url, const MediaDecoderOptions &options) {
-    quietFFmpeg();
     std::unique_ptr<MediaDecoder> decoder(new MediaDecoder());
     decoder->options_ = options;
     decoder->packet_.reset(av_packet_alloc());
@@ -146,13 +135,23 @@ std::unique_ptr<MediaDecoder> MediaDecoder::open(const std::string &url, const M
     // On failure avformat_open_input frees `format` itself.
     int status = avformat_open_input(&format, url.c_str(), nullptr, &settings);
     av_dict_free(&settings);
+    // The deadline's interrupt makes FFmpeg answer "Immediate exit requested": say what happened instead.
+    const auto openFailure = [&](int error) {
+        if (decoder->deadline_.passed()) {
+            char text[96];
+            std::snprintf(text, sizeof text, "nothing arrived within %g s (no server answered, or it sent no video)",
+                          options.timeoutMs / 1000.0);
+            return std::runtime_error(text);
+        }
+        return std::runtime_error(describe(error));
+    };
     if (status < 0) {
-        throw std::runtime_error(describe(status));
+        throw openFailure(status);
     }
     decoder->format_.reset(format);
     status = avformat_find_stream_info(format, nullptr);
     if (status < 0) {
-        throw std::runtime_error(describe(status));
+        throw openFailure(status);
     }
 
     const AVCodec *codec = nullptr;

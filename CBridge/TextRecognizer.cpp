@@ -120,7 +120,7 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
     }
     cv::Mat gray = image->gray()(area);
     if (scale != 1) {
-        cv::resize(gray, gray, cv::Size(), scale, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
+        gray = cbridge::resized(gray, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
     }
     auto &api = ocr->api;
     api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));

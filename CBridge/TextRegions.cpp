@@ -116,7 +116,7 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
     }
     cv::Mat gray = source;
     if (scale != 1) {
-        cv::resize(gray, gray, cv::Size(), scale, scale, cv::INTER_AREA);
+        gray = cbridge::resized(gray, scale, cv::INTER_AREA);
     }
     // Strokes have strong, dense edges: the morphological gradient lights them up, and a horizontal
     // closing joins the letters of a line into one blob that a contour can box.

@@ -2,6 +2,7 @@
 #include "Internal.hpp"
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <sys/stat.h>
@@ -100,23 +101,37 @@ extern "C" const char *CB_VideoWriter_fourcc(const CB_VideoWriter *writer) {
     return writer == nullptr ? "" : writer->fourcc.c_str();
 }
 
+namespace {
+
+/// `frame` scaled to fit `size` whole, its aspect kept, centred on black: a stream whose resolution changes
+/// mid-way goes on in the file it started, which cannot change its own size.
+cv::Mat letterboxed(const cv::Mat &frame, cv::Size size) {
+    const double scale = std::min(static_cast<double>(size.width) / frame.cols,
+                                  static_cast<double>(size.height) / frame.rows);
+    cv::Mat scaled = cbridge::resized(frame, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    cv::Mat canvas(size, CV_8UC3, cv::Scalar::all(0));
+    const int width = std::min(scaled.cols, size.width), height = std::min(scaled.rows, size.height);
+    scaled(cv::Rect(0, 0, width, height))
+        .copyTo(canvas(cv::Rect((size.width - width) / 2, (size.height - height) / 2, width, height)));
+    return canvas;
+}
+
+}  // namespace
+
 extern "C" CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image *image) {
     CB_TRY
     CB_REQUIRE(writer != nullptr && image != nullptr, "CB_VideoWriter_write: NULL argument");
     CB_REQUIRE(!writer->closed, "CB_VideoWriter_write: the video is already finished");
-    const cv::Size size = image->bgr().size();
-    if (size != writer->frameSize) {
-        return cbridge::fail(CB_INVALID_ARGUMENT, "frame is " + std::to_string(size.width) + "x" +
-                                                      std::to_string(size.height) + ", the video is " +
-                                                      std::to_string(writer->frameSize.width) + "x" +
-                                                      std::to_string(writer->frameSize.height));
+    cv::Mat frame = image->bgr();
+    if (frame.size() != writer->frameSize) {
+        frame = letterboxed(frame, writer->frameSize);
     }
-    if (writer->encodedSize == size) {
-        writer->writer.write(image->bgr());
+    if (writer->encodedSize == frame.size()) {
+        writer->writer.write(frame);
     } else {
         cv::Mat padded;
-        cv::copyMakeBorder(image->bgr(), padded, 0, writer->encodedSize.height - size.height, 0,
-                           writer->encodedSize.width - size.width, cv::BORDER_REPLICATE);
+        cv::copyMakeBorder(frame, padded, 0, writer->encodedSize.height - frame.rows, 0,
+                           writer->encodedSize.width - frame.cols, cv::BORDER_REPLICATE);
         writer->writer.write(padded);
     }
     return CB_OK;

@@ -40,7 +40,8 @@ double distance(const cv::Point2d &a, const cv::Point2d &b) { return std::hypot(
 
 }  // namespace
 
-extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, SR_Barcode **out_barcode) {
+extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, size_t length,
+                                    SR_Barcode **out_barcode) {
     SR_TRY
     SR_REQUIRE(out_barcode != nullptr && utf8_text != nullptr, "SR_Barcode_new: NULL argument");
     *out_barcode = nullptr;
@@ -54,9 +55,9 @@ extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, SR_
         // Width and height 0 with margin 0: the smallest rendering, one pixel per module, no quiet zone.
         matrix = ZXing::MultiFormatWriter(static_cast<ZXing::BarcodeFormat>(format))
                      .setMargin(0)
-                     .encode(std::string(utf8_text), 0, 0);
+                     .encode(std::string(utf8_text, length), 0, 0);
     } catch (const std::invalid_argument &error) {
-        return fail(SR_INVALID_ARGUMENT, std::string("cannot encode '") + utf8_text + "': " + error.what());
+        return fail(SR_INVALID_ARGUMENT, "cannot encode '" + std::string(utf8_text, length) + "': " + error.what());
     }
     SR_REQUIRE(matrix.width() > 0 && matrix.height() > 0, "SR_Barcode_new: zxing-cpp returned an empty symbol");
     auto barcode = std::make_unique<SR_Barcode>();

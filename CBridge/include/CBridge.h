@@ -32,7 +32,8 @@ typedef enum CB_Status {
     CB_OPEN_FAILED = 2,      /* a file, device or stream could not be opened or decoded */
     CB_END_OF_STREAM = 3,    /* a read found no further frame */
     CB_MODEL_MISSING = 4,    /* recognition data (traineddata) is not installed */
-    CB_ENGINE_FAILED = 5     /* OpenCV, zxing-cpp or Tesseract reported an error */
+    CB_ENGINE_FAILED = 5,    /* OpenCV, zxing-cpp or Tesseract reported an error */
+    CB_TOO_LARGE = 6         /* an image's header announces more pixels than the caller's limit */
 } CB_Status;
 
 /** The message of the last failure on this thread; borrowed, never NULL. */
@@ -40,6 +41,14 @@ const char *CB_last_error(void);
 
 /** Releases a plain buffer returned by CBridge. NULL is allowed. */
 void CB_free(void *pointer);
+
+/**
+ * Silences the libraries' own loggers for the whole process: OpenCV's (cv::utils::logging, which also carries
+ * libtiff's warnings) and FFmpeg's (av_log), unless the user set OPENCV_LOG_LEVEL or OPENCV_FFMPEG_LOGLEVEL.
+ * Their lines print file names and URLs raw, and say what a caller reports better itself. Process-wide state:
+ * CBridge never calls it on its own; an executable calls it once, at start.
+ */
+void CB_silence_library_logs(void);
 
 /* ---- Geometry ----------------------------------------------------------------------------- */
 
@@ -57,8 +66,14 @@ typedef struct CB_Rect {
 
 typedef struct CB_Image CB_Image;
 
-/** Decodes an image file (cv::imread). CB_OPEN_FAILED if it is missing or not an image. */
-CB_Status CB_Image_open(const char *path, CB_Image **out_image);
+/**
+ * Decodes an image file (cv::imdecode of its bytes). Its header is read first: CB_TOO_LARGE, before anything is
+ * decoded, when it announces more than `max_pixels` pixels (0 = no limit of CBridge's; PNG, JPEG, BMP, WebP,
+ * TIFF and PNM headers are read). CB_OPEN_FAILED if it cannot be read or is not an image. `*out_truncated` is 1
+ * when the file ends before its picture does (a JPEG without its end marker, a PNG without IEND): what decoded
+ * is returned, its missing part grey.
+ */
+CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Image **out_image, int *out_truncated);
 /** Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA); `stride` bytes per row. */
 CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride,
                        CB_Image **out_image);
@@ -112,7 +127,7 @@ typedef struct CB_CaptureInfo {
  * decoded by libavformat/libavcodec directly; opening and each read give up after 30 s, as OpenCV's FFmpeg
  * backend did. 4:2:0 frames keep their planes, so their grey costs no conversion. A display-matrix rotation is
  * applied as ffmpeg and players apply it (OpenCV 4.6 turned quarter turns the other way, upside down).
- * OPENCV_FFMPEG_LOGLEVEL sets FFmpeg's log level (default: quiet).
+ * FFmpeg logs as the process has set av_log up (CB_silence_library_logs quiets it).
  */
 CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture);
 /**
@@ -177,7 +192,9 @@ typedef struct CB_BarcodeOptions {
 
 typedef struct CB_Barcode {
     int format;            /* one CB_Format */
-    char *text;            /* UTF-8 as zxing decoded it (ECI / charset applied), NUL-terminated */
+    char *text;            /* UTF-8 as zxing decoded it (ECI / charset applied), NUL-terminated; it may hold
+                              NUL bytes of its own (a binary payload): read `text_length` bytes */
+    size_t text_length;    /* bytes of `text`, without the terminating NUL */
     uint8_t *bytes;        /* the payload bytes, unchanged */
     size_t byte_count;
     CB_Quad quad;          /* in the input image's pixels */
@@ -309,7 +326,10 @@ typedef struct CB_VideoWriter CB_VideoWriter;
 CB_Status CB_VideoWriter_open(const char *path, double fps, int width, int height, CB_VideoWriter **out_writer);
 /** The FourCC in use ("avc1", "mp4v", "MJPG"); borrowed, "" for NULL. */
 const char *CB_VideoWriter_fourcc(const CB_VideoWriter *writer);
-/** Encodes one frame; CB_INVALID_ARGUMENT unless it is exactly the size given to CB_VideoWriter_open. */
+/**
+ * Encodes one frame. A frame of another size than the one given to CB_VideoWriter_open (a stream that changed
+ * resolution) is scaled to fit it, aspect kept, centred on black.
+ */
 CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image *image);
 /** Flushes the encoder and finishes the file; further writes fail. Closing twice is allowed. */
 CB_Status CB_VideoWriter_close(CB_VideoWriter *writer);

@@ -129,12 +129,13 @@ typedef enum SR_Format {
 typedef struct SR_Barcode SR_Barcode;
 
 /**
- * Encodes `utf8_text` once, at one pixel per module and without quiet zone.
+ * Encodes the `length` bytes of `utf8_text` (which may hold NUL bytes) once, at one pixel per module and without
+ * quiet zone.
  * SR_UNSUPPORTED for formats zxing-cpp 1.4 cannot write (Micro QR, MaxiCode, DataBar, DataBar
  * Expanded); SR_INVALID_ARGUMENT for contents the symbology cannot hold (e.g. letters in EAN-13).
  * EAN-13/EAN-8/UPC-A/UPC-E accept the digits without the check digit too; zxing appends it.
  */
-SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, SR_Barcode **out_barcode);
+SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, size_t length, SR_Barcode **out_barcode);
 void SR_Barcode_delete(SR_Barcode *barcode);
 
 typedef struct SR_BarcodeInfo {

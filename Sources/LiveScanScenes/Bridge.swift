@@ -134,7 +134,12 @@ final class EncodedBarcode {
 
     init(symbology: SceneSymbology, payload: String) throws {
         var made: OpaquePointer?
-        try check(SR_Barcode_new(symbology.format, payload, &made), symbology.rawValue)
+        let bytes = Array(payload.utf8)
+        try bytes.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) {
+                try check(SR_Barcode_new(symbology.format, $0.baseAddress, $0.count, &made), symbology.rawValue)
+            }
+        }
         guard let made else {
             throw SceneError.engine("SR_Barcode_new returned no barcode")
         }

@@ -7,7 +7,10 @@ enum Diagnostics {
         + "[--changes | --once] [--single] [--events PATH] [--annotate OUT] [--tracker SETTINGS] [SOURCE...]"
 
     static func report(_ error: Error) {
-        let message = (error as? ScanError)?.description ?? (error as? UsageError)?.message ?? "\(error)"
+        var message = (error as? ScanError)?.description ?? (error as? UsageError)?.message ?? "\(error)"
+        if case .imageTooLarge = error as? ScanError {
+            message += " (--max-pixels raises the limit)"
+        }
         printError("Error: " + TerminalSafeText.escape(message))
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Exit codes, as zbarimg's where they overlap.
 enum ExitCode: Int32 {
     /// Something was found.
@@ -11,4 +13,11 @@ enum ExitCode: Int32 {
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15).
     case interrupted = 130
     case terminated = 143
+}
+
+extension ExitCode {
+    /// The status of a command stopped by `signal`: 143 for SIGTERM, 130 for SIGINT (and anything else).
+    init(signal: Int32) {
+        self = signal == SIGTERM ? .terminated : .interrupted
+    }
 }

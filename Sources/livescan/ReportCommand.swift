@@ -44,23 +44,18 @@ enum ReportCommand {
             return Diagnostics.usage(UsageError(message: "\(error)"), usageLine: usageLine)
         }
 
-        let reader: EventLogReader
-        if path == "-" {
-            reader = EventLogReader(data: FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            do {
-                reader = try EventLogReader(contentsOf: path)
-            } catch {
-                return Diagnostics.fail(error, code: .inputError)
-            }
+        let source = path == "-" ? "standard input" : path
+        var builder = EventLogReport.Builder()
+        do {
+            try readLog(path, name: source) { builder.add($0) }
+        } catch {
+            return Diagnostics.fail(error, code: .inputError)
         }
-        guard !reader.records.isEmpty else {
-            let source = path == "-" ? "standard input" : path
+        guard builder.recordCount > 0 else {
             let reason = "holds no event-log line (is it a log written by `livescan scan --events`?)"
             return Diagnostics.fail(ScanError.sourceUnavailable(source: source, reason: reason), code: .inputError)
         }
-
-        let report = EventLogReport(reader)
+        let report = builder.report
         switch format {
         case .table:
             // COLUMNS first (scripts set it), then the terminal's own width, then 100 for pipes.
@@ -68,7 +63,7 @@ enum ReportCommand {
                 .flatMap { $0 > 0 ? $0 : nil }
             write(ReportTable.render(report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
         case .csv:
-            write(ReportCSV.render(report))
+            write(ReportCSV.render(report, terminalSafe: Terminal.isInteractive))
             // CSV is data: the notes that the table prints below itself go to stderr, out of the data's way.
             for note in ReportTable.notes(report) {
                 Diagnostics.printError("Warning: " + note)
@@ -95,6 +90,25 @@ enum ReportCommand {
             throw UsageError(message: "one event log at a time (got \(parsed.positional.count))")
         }
         return (parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table, path)
+    }
+
+    /// Streams the log at `path` ("-": standard input) line by line: a log of any size, or an endless
+    /// `/dev/zero`, is read in bounded memory.
+    private static func readLog(_ path: String, name: String, _ body: (EventLogReader.Line) -> Void) throws {
+        if path == "-" {
+            return try EventLogReader.read(descriptor: STDIN_FILENO, name: name, body)
+        }
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw ScanError.sourceUnavailable(source: path, reason: "is a folder, not an event log")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ScanError.sourceUnavailable(source: path, reason: errno == ENOENT ? "no such file"
+                : String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        try EventLogReader.read(descriptor: descriptor, name: name, body)
     }
 
     private static func write(_ text: String) {
@@ -234,7 +248,9 @@ enum ReportCSV {
     static let header = ["id", "kind", "symbology", "value", "value_b64", "first_frame", "first_time", "last_frame",
                          "last_time", "dwell_time", "updates", "distinct_values", "added", "removed"]
 
-    static func render(_ report: EventLogReport) -> String {
+    /// The CSV text: the exact values for a file or a pipe; on a terminal (`terminalSafe`) each field is escaped
+    /// through `TerminalSafeText` first, so that a payload's escape sequences are shown, not obeyed.
+    static func render(_ report: EventLogReport, terminalSafe: Bool = false) -> String {
         var rows = [header]
         for item in report.items {
             rows.append([
@@ -244,7 +260,8 @@ enum ReportCSV {
                 String(item.removed),
             ])
         }
-        return rows.map { $0.map(quoted).joined(separator: ",") + "\r\n" }.joined()
+        let fields = terminalSafe ? rows.map { $0.map(TerminalSafeText.escape) } : rows
+        return fields.map { $0.map(quoted).joined(separator: ",") + "\r\n" }.joined()
     }
 
     /// A text field from the log, defused against formula injection.

@@ -9,6 +9,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var eventLog: EventLogWriter?
     private var outputError: ScanError?
     private var itemsFound = 0
+    /// The size of the frames so far, to log a change of resolution.
+    private var pictureSize = (width: 0, height: 0)
     private var activeScanner: DataScanner?
     private var presenters: [ScanPresenter] = []
     private let lock = NSLock()
@@ -18,17 +20,17 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     }
 
     func run() -> ExitCode {
-        if let path = options.eventsPath {
-            do {
-                eventLog = EventLogWriter(output: try LineOutput(path: path))
-            } catch {
-                return Diagnostics.fail(error, code: .inputError)
-            }
+        do {
+            try OutputConflicts.check(options)
+        } catch let error as UsageError {
+            return Diagnostics.usage(error)
+        } catch {
+            return Diagnostics.fail(error, code: .usage)
         }
         let interruption = SignalWatcher { [weak self] in self?.interrupt() }
         var failed = false
         for source in options.sources {
-            switch scan(source) {
+            switch scan(source, interruption: interruption) {
             case .ok: break
             case .failed: failed = true
             case let .stopped(code): return code
@@ -38,7 +40,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             }
         }
         if let signal = interruption.caughtSignal {
-            return signal == SIGTERM ? .terminated : .interrupted
+            return ExitCode(signal: signal)
         }
         if failed {
             return .inputError
@@ -50,14 +52,26 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         case ok, failed, stopped(ExitCode)
     }
 
-    private func scan(_ path: String) -> SourceResult {
+    private func scan(_ path: String, interruption: SignalWatcher) -> SourceResult {
         let source: FrameSource
         let isImages: Bool
-        do {
-            (source, isImages) = try openSource(path)
-        } catch {
+        switch openSource(path, interruption: interruption) {
+        case let .success(opened):
+            (source, isImages) = opened
+        case let .failure(error):
             Diagnostics.report(error)
             return .failed
+        case nil:
+            return .stopped(ExitCode(signal: interruption.caughtSignal ?? SIGINT))
+        }
+        // Only now, with the source open: a source that fails to open leaves the previous log as it was.
+        if let eventsPath = options.eventsPath, eventLog == nil {
+            do {
+                eventLog = EventLogWriter(output: try LineOutput(eventLogAt: eventsPath,
+                                                                 replacingAnyFile: options.replacesAnyFile))
+            } catch {
+                return .stopped(Diagnostics.fail(error, code: .inputError))
+            }
         }
         // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
         let showsListing = wantsListing(isImages: isImages)
@@ -89,6 +103,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return .stopped(Diagnostics.fail(error, code: .inputError))
         }
         lock.withLock { activeScanner = scanner }
+        if interruption.caughtSignal != nil {
+            // The signal came before there was a scanner to stop.
+            scanner.requestStop(.interrupted)
+        }
         listing?.start()
         let outcome = scanner.waitUntilFinished()
         lock.withLock { activeScanner = nil }
@@ -143,6 +161,30 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         return chosen
     }
 
+    /// Opens `path` on a thread of its own, so that a signal is not kept waiting by what cannot be interrupted:
+    /// a stream that has not answered yet (up to `--timeout`), an image that takes seconds to decode. nil when a
+    /// signal came first. Nothing is written before a source is open, so nothing is left half done when a
+    /// signal ends the process while the opening is still stuck.
+    private func openSource(_ path: String, interruption: SignalWatcher) -> Result<(FrameSource, Bool), Error>? {
+        let opening = OpeningResult()
+        let opened = DispatchSemaphore(value: 0)
+        let opener = Thread { [self] in
+            opening.result = Result { try openSource(path) }
+            opened.signal()
+        }
+        opener.stackSize = 8 << 20
+        opener.start()
+        while opened.wait(timeout: .now() + 0.05) == .timedOut {
+            guard let signal = interruption.caughtSignal else { continue }
+            if opened.wait(timeout: .now() + 0.4) == .timedOut {
+                // exit() would run the C++ libraries' static destructors under the thread still inside them.
+                _exit(ExitCode(signal: signal).rawValue)
+            }
+            return nil
+        }
+        return opening.result
+    }
+
     private func openSource(_ path: String) throws -> (FrameSource, Bool) {
         let policy = options.reconnect ? LiveFrameSource.ReconnectPolicy() : nil
         if path.contains("://") {
@@ -160,7 +202,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let isSequencePattern = path.contains("%")  // shot_%03d.png: OpenCV reads it as a video
         if !isSequencePattern && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
-            return (try ImageSource(path: path), true)
+            return (try ImageSource(path: path, maxPixels: options.maxPixels), true)
         }
         var video: FrameSource = try VideoSource(path: path)
         if options.every > 1 {
@@ -184,19 +226,27 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     }
 
     private func interrupt() {
-        lock.withLock { activeScanner }?.requestStop()
+        lock.withLock { activeScanner }?.requestStop(.interrupted)
     }
 
+    /// An output failed: the scan stops, `stopped` when a reader went away (it had what it wanted), `error`
+    /// otherwise, and the command reports it.
     private func recordOutputError(_ error: Error, scanner: DataScanner) {
+        let failure = error as? ScanError ?? .outputFailed(path: "output", reason: "\(error)")
         if outputError == nil {
-            outputError = error as? ScanError ?? .outputFailed(path: "output", reason: "\(error)")
+            outputError = failure
         }
-        scanner.requestStop()
+        if case .outputClosed = failure {
+            scanner.requestStop(.stopped)
+        } else {
+            scanner.requestStop(.error, error: failure)
+        }
     }
 
     // MARK: - DataScannerDelegate (called on the scanner's worker thread)
 
     func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
+        pictureSize = (source.width, source.height)
         do {
             let config = options.eventLogConfig(tracker: dataScanner.trackerConfiguration)
             try eventLog?.start(source: source, config: config)
@@ -231,6 +281,12 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {
         do {
+            if pictureSize.width != frame.width || pictureSize.height != frame.height {
+                // A stream changed resolution: bounds from here on are in the new size's pixels.
+                pictureSize = (frame.width, frame.height)
+                try eventLog?.resized(frameIndex: frame.index, time: frame.time, width: frame.width,
+                                      height: frame.height)
+            }
             for presenter in presenters {
                 try presenter.processed(frame, items: allItems)
             }
@@ -251,4 +307,9 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             recordOutputError(error, scanner: dataScanner)
         }
     }
+}
+
+/// What the opening thread produced, read by the waiting one after the semaphore.
+private final class OpeningResult: @unchecked Sendable {
+    var result: Result<(FrameSource, Bool), Error>?
 }

@@ -3,9 +3,9 @@ import LiveScan
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
     static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker", "--size",
-                                             "--fps", "--timeout", "--annotate", "--every"]
+                                             "--fps", "--timeout", "--annotate", "--every", "--max-pixels"]
     static let switchOptions: Set<String> = ["--raw", "--single", "--changes", "--once", "--open", "--no-listing",
-                                              "--reconnect", "--realtime"]
+                                              "--reconnect", "--realtime", "--force"]
 
     var sources: [String]
     var symbologies: [Symbology]
@@ -30,6 +30,8 @@ struct ScanOptions {
     var streamTimeout = 5.0
     /// Live sources: reopen a source that stops, instead of ending the scan.
     var reconnect: Bool
+    /// Images: the most pixels one may announce before it is refused undecoded.
+    var maxPixels = ImageSource.defaultMaxPixels
     /// Files: scan every N-th frame only.
     var every = 1
     /// Files: play at media speed, dropping what the scanner is too slow for, as a live source would.
@@ -37,6 +39,8 @@ struct ScanOptions {
     /// Write the frames with highlighted items: a video, or for an image extension the last frame.
     var annotatePath: String?
     var eventsPath: String?
+    /// `--force`: `--events` may replace a file that is not an event log.
+    var replacesAnyFile: Bool
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
     var tracker = TrackerConfiguration()
 
@@ -94,6 +98,12 @@ struct ScanOptions {
             }
             self.every = value
         }
+        if let limit = parsed.value("--max-pixels") {
+            guard let value = Int(limit), value >= 1 else {
+                throw UsageError(message: "--max-pixels takes a whole number of pixels, 1 or more, got '\(limit)'")
+            }
+            maxPixels = value
+        }
         if annotatePath != nil, sources.count != 1 {
             throw UsageError(message: "--annotate draws one SOURCE; give one")
         }
@@ -120,6 +130,7 @@ struct ScanOptions {
             throw UsageError(message: "--changes and --once do not go together")
         }
         eventsPath = parsed.value("--events")
+        replacesAnyFile = parsed.has("--force")
         for setting in parsed.list("--tracker") ?? [] {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Double(parts[1]) else {
@@ -161,6 +172,6 @@ struct ScanOptions {
     }
 
     private func formatNumber(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

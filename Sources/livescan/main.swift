@@ -102,4 +102,23 @@ func runCommand(_ arguments: [String]) -> ExitCode {
     }
 }
 
+/// A descriptor 0, 1 or 2 that the caller closed (`livescan ... >&-`) would be handed to the next file
+/// opened, and the event log would then receive what is printed on "standard output". Each closed one is
+/// taken by /dev/null first: read-only for stdout, so that printing there fails as a closed stdout should,
+/// write-only for stderr (messages are dropped) and read-only for stdin.
+func reserveClosedStandardDescriptors() {
+    for (descriptor, mode) in [(STDIN_FILENO, O_RDONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)]
+    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+        let opened = open("/dev/null", mode)
+        if opened >= 0, opened != descriptor {
+            dup2(opened, descriptor)
+            close(opened)
+        }
+    }
+}
+
+reserveClosedStandardDescriptors()
+// The libraries' own warnings would print file names and stream URLs raw; the command reports each failure
+// itself, in one escaped line.
+LibraryLogging.silence()
 exit(runCommand(Array(CommandLine.arguments.dropFirst())).rawValue)

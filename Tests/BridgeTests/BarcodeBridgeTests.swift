@@ -172,6 +172,22 @@ import LiveScanScenes
         #expect(found.first?.symbology == .qr)
     }
 
+    /// A binary payload crosses the C boundary whole: its NUL bytes are data, not the end of the text.
+    @Test func aPayloadWithNULBytesIsReadWhole() throws {
+        let payload = "before\u{0}after\u{0}end"
+        let still = try SceneRenderer.still(symbology: .qr, payload: payload)
+        let found = try ZXingBarcodeDetector().detect(in: frame(still.frame))
+        #expect(found.map(\.payloadStringValue) == [payload])
+        #expect(found.first?.payloadData == Data(payload.utf8))
+    }
+
+    /// A thin image scaled down to a frame limit keeps a side of at least one pixel (cv::resize asserted).
+    @Test func veryThinFramesAreReadNotRejected() throws {
+        let tall = Frame(image: try FrameImage(pixels: [UInt8](repeating: 255, count: 5000), width: 1, height: 5000,
+                                               channels: 1), index: 0, time: 0)
+        #expect(try ZXingBarcodeDetector().detect(in: tall).isEmpty)
+    }
+
     @Test func blankAndTinyFramesHoldNothing() throws {
         let tiny = try FrameImage(pixels: [255], width: 1, height: 1, channels: 1)
         #expect(try ZXingBarcodeDetector().detect(in: Frame(image: tiny, index: 0, time: 0)).isEmpty)

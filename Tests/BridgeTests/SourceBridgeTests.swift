@@ -86,6 +86,47 @@ import LiveScanScenes
     }
 }
 
+/// Image files are read header first: a picture too large is refused before decoding, a cut one is flagged.
+@Suite struct ImageFileTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-image-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    @Test func theHeaderSizeIsCheckedBeforeDecoding() throws {
+        let path = folder.appendingPathComponent("four.png").path
+        try FrameImage(pixels: [UInt8](repeating: 200, count: 40 * 30), width: 40, height: 30, channels: 1)
+            .write(to: path)
+        #expect(try FrameImage(contentsOf: path, maxPixels: 1200).width == 40)
+        #expect(throws: ScanError.imageTooLarge(source: path, reason: "40 x 30 pixels (0.0 megapixels), over the "
+                                                + "limit of 0.0 megapixels")) {
+            _ = try FrameImage(contentsOf: path, maxPixels: 1199)
+        }
+        // Every format whose header is read: JPEG, BMP, TIFF, WebP, PNM.
+        for format in ["jpg", "bmp", "tiff", "webp", "ppm"] {
+            let other = folder.appendingPathComponent("four.\(format)").path
+            try FrameImage(contentsOf: path).write(to: other)
+            #expect(try FrameImage(contentsOf: other, maxPixels: 1200).height == 30, "\(format)")
+            #expect(throws: ScanError.self, "\(format)") { _ = try FrameImage(contentsOf: other, maxPixels: 1000) }
+        }
+    }
+
+    @Test func aCutJPEGDecodesWhatItHasAndSaysItIsCut() throws {
+        let path = folder.appendingPathComponent("whole.jpg").path
+        let pixels = (0..<(320 * 240)).map { UInt8(($0 % 320) / 2) }
+        try FrameImage(pixels: pixels, width: 320, height: 240, channels: 1).write(to: path)
+        #expect(try FrameImage(contentsOf: path).isTruncated == false)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = folder.appendingPathComponent("cut.jpg").path
+        try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+        let image = try FrameImage(contentsOf: cut)
+        #expect(image.isTruncated)
+        #expect(image.width == 320)
+    }
+}
+
 extension RenderedFrame {
     /// Saves the picture through LiveScan's own image writer.
     func write(to path: String) throws {

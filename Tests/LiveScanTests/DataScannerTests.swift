@@ -97,9 +97,26 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
         let firstItems = await iterator.next()
         #expect(firstItems?.map(\.value) == ["A", "B"])
         let outcome = try #require(scanner.stopScanning())
-        #expect(outcome.reason == .interrupted)
-        #expect(delegate.calls.suffix(2) == ["remove A,B", "finish interrupted"])
+        #expect(outcome.reason == .stopped)
+        #expect(delegate.calls.suffix(2) == ["remove A,B", "finish stopped"])
         #expect(!scanner.isScanning)
+    }
+
+    /// The outcome says why the scan stopped, as the first request to stop gave it: a signal is `interrupted`,
+    /// an output that failed is `error` with its error, and a later request does not change either.
+    @Test func theFirstStopRequestGivesTheReason() throws {
+        let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        try scanner.startScanning(BlankFrameSource(count: nil))
+        scanner.requestStop(.interrupted)
+        scanner.requestStop(.stopped)
+        #expect(scanner.waitUntilFinished()?.reason == .interrupted)
+        let failure = ScanError.outputFailed(path: "out.mp4", reason: "disk full")
+        try scanner.startScanning(BlankFrameSource(count: nil))
+        scanner.requestStop(.error, error: failure)
+        let outcome = scanner.waitUntilFinished()
+        #expect(outcome?.reason == .error)
+        #expect(outcome?.error == failure)
     }
 
     @Test func streamTakenBeforeStartingSeesTheScanAndEachScanGetsItsOwn() async throws {

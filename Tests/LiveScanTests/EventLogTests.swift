@@ -125,4 +125,12 @@ import Testing
         #expect(TerminalSafeText.escape("line\nnext") == "line\\nnext")
         #expect(TerminalSafeText.escape("Grüße 東京 https://x.y/?a=1") == "Grüße 東京 https://x.y/?a=1")
     }
+
+    /// NUL, and every format and separator character (Cf, Zl, Zp): each changes what a reader sees.
+    @Test func nulFormatAndSeparatorCharactersAreEscaped() {
+        #expect(TerminalSafeText.escape("good/\u{0}@evil") == "good/\\x00@evil")
+        #expect(TerminalSafeText.escape("a\u{061C}b\u{2028}c\u{2029}d") == "a\\u{61C}b\\u{2028}c\\u{2029}d")
+        #expect(TerminalSafeText.escape("pay\u{200B}pal\u{FEFF}") == "pay\\u{200B}pal\\u{FEFF}")
+        #expect(TerminalSafeText.escape("\u{2066}x\u{2069}") == "\\u{2066}x\\u{2069}")
+    }
 }

@@ -178,8 +178,13 @@ struct Run {
     }
 
     @Test func invalidConfigurationNamesTheParameter() {
-        #expect(throws: ScanError.invalidParameter(parameter: "gracePeriod", reason: "must be >= 0 seconds")) {
+        #expect(throws: ScanError.invalidParameter(parameter: "gracePeriod", reason: "must be 0...86400 seconds")) {
             _ = try Tracker(configuration: TrackerConfiguration(gracePeriod: -1))
+        }
+        // Far too large is as wrong as negative: 1e20 seconds once overflowed an Int conversion.
+        for configuration in [TrackerConfiguration(gracePeriod: 1e20), TrackerConfiguration(updateDistance: 1e20),
+                              TrackerConfiguration(barcodeGate: 1e20), TrackerConfiguration(textGate: .infinity)] {
+            #expect(throws: ScanError.self) { _ = try Tracker(configuration: configuration) }
         }
         #expect(throws: ScanError.self) {
             _ = try Tracker(configuration: TrackerConfiguration(textSimilarity: 2))

@@ -6,20 +6,31 @@ internal import CBridge
 public final class FrameImage: @unchecked Sendable {
     let handle: OpaquePointer
 
-    init(handle: OpaquePointer) {
+    /// Whether the file it was decoded from ends before its picture does (its missing part is grey).
+    public let isTruncated: Bool
+
+    init(handle: OpaquePointer, isTruncated: Bool = false) {
         self.handle = handle
+        self.isTruncated = isTruncated
     }
 
     deinit {
         CB_Image_delete(handle)
     }
 
-    /// Decodes an image file (`cv::imread`): PNG, JPEG, BMP, TIFF, WebP, PNM.
-    public convenience init(contentsOf path: String) throws {
+    /// Decodes an image file: PNG, JPEG, BMP, TIFF, WebP, PNM (`cv::imdecode`). Throws
+    /// `ScanError.imageTooLarge` without decoding when its header announces more than `maxPixels` pixels
+    /// (0 = no limit), `ScanError.sourceUnavailable` when it is not a readable image.
+    public convenience init(contentsOf path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
         var image: OpaquePointer?
-        try check(CB_Image_open(path, &image)) { .sourceUnavailable(source: path, reason: $0) }
+        var truncated: Int32 = 0
+        let status = CB_Image_open(path, Int64(maxPixels), &image, &truncated)
+        if status == CB_TOO_LARGE {
+            throw ScanError.imageTooLarge(source: path, reason: bridgeLastError())
+        }
+        try check(status) { .sourceUnavailable(source: path, reason: $0) }
         guard let image else { throw ScanError.engineFailure("CB_Image_open returned no image") }
-        self.init(handle: image)
+        self.init(handle: image, isTruncated: truncated != 0)
     }
 
     /// Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA), `width * channels` bytes a row.

@@ -10,6 +10,10 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         "png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pbm", "pgm", "ppm", "pnm",
     ]
 
+    /// The most pixels an image may announce before it is refused undecoded: 100 megapixels, a 12000 x 8000
+    /// photo with room to spare, at about 300 MB decoded.
+    public static let defaultMaxPixels = 100_000_000
+
     public let info: SourceInfo
     /// The files this source reads, in order.
     public let paths: [String]
@@ -20,10 +24,15 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
     /// The first image, decoded early so that `info` knows its size before scanning starts.
     private var firstImage: (path: String, image: FrameImage)?
 
-    /// One image file, or a folder whose images are read in name order.
-    public init(path: String) throws {
+    private let maxPixels: Int
+
+    /// One image file, or a folder whose images are read in name order. An image that announces more than
+    /// `maxPixels` pixels (0 = no limit) is refused before it is decoded, as an unreadable one is.
+    public init(path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+        self.maxPixels = maxPixels
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            try VideoSource.checkReadableFile(path)  // says why: a link loop, permission...
             throw ScanError.sourceUnavailable(source: path, reason: "no such file or folder")
         }
         if isDirectory.boolValue {
@@ -45,7 +54,7 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         }
         var width = 0, height = 0
         while nextIndex < paths.count, firstImage == nil {
-            if let image = try ImageSource.decode(paths[nextIndex], failures: &unreadableImages) {
+            if let image = ImageSource.decode(paths[nextIndex], maxPixels: maxPixels, failures: &unreadableImages) {
                 firstImage = (paths[nextIndex], image)
                 width = image.width
                 height = image.height
@@ -59,11 +68,20 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         info = SourceInfo(name: path, width: width, height: height, framesPerSecond: 0, frameCount: paths.count)
     }
 
-    private static func decode(_ path: String, failures: inout [ScanError]) throws -> FrameImage? {
+    /// The image at `path`, or nil with the reason in `unreadableImages`. A truncated file is scanned for what
+    /// decoded and listed there too.
+    private static func decode(_ path: String, maxPixels: Int, failures unreadableImages: inout [ScanError])
+        -> FrameImage? {
         do {
-            return try FrameImage(contentsOf: path)
+            try VideoSource.checkReadableFile(path)
+            let image = try FrameImage(contentsOf: path, maxPixels: maxPixels)
+            if image.isTruncated {
+                unreadableImages.append(.sourceDamaged(source: path, reason: "the file is truncated (cut short); "
+                    + "what decoded was scanned"))
+            }
+            return image
         } catch {
-            failures.append(.sourceUnavailable(source: path, reason: "not a readable image (corrupt or not an image)"))
+            unreadableImages.append(error as? ScanError ?? .sourceUnavailable(source: path, reason: "\(error)"))
             return nil
         }
     }
@@ -83,7 +101,7 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         while nextIndex < paths.count {
             let path = paths[nextIndex]
             nextIndex += 1
-            if let image = try ImageSource.decode(path, failures: &unreadableImages) {
+            if let image = ImageSource.decode(path, maxPixels: maxPixels, failures: &unreadableImages) {
                 return makeFrame(image)
             }
         }

@@ -44,8 +44,9 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
     public convenience init(url: String, timeout: Double = 5) throws {
         var capture: OpaquePointer?
         guard CB_Capture_open_stream(url, Int32(max(timeout, 0.001) * 1000), &capture) == CB_OK, let capture else {
-            throw ScanError.sourceUnavailable(
-                source: url, reason: "the stream did not open within \(timeout) s (no server, or no video in it)")
+            // FFmpeg's own words: "Connection refused", "Invalid data found when processing input", or the
+            // deadline's "nothing arrived within N s".
+            throw ScanError.sourceUnavailable(source: url, reason: "the stream did not open: " + bridgeLastError())
         }
         try self.init(capture: capture, name: url, isLive: true)
     }
@@ -109,20 +110,33 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         return Frame(image: FrameImage(handle: image), index: decodedFrames, time: time)
     }
 
+    /// Throws `ScanError.sourceUnavailable` saying why `path` is not a regular file with something to read: no
+    /// such file, a link loop, permission, a folder, a named pipe or device (reading one would wait, or never
+    /// end), an empty file.
     static func checkReadableFile(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ScanError.sourceUnavailable(source: path, reason: "no such file")
+        func unavailable(_ reason: String) -> ScanError { .sourceUnavailable(source: path, reason: reason) }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            switch errno {
+            case ENOENT: throw unavailable("no such file")
+            case ELOOP: throw unavailable("a loop of symbolic links, not a file")
+            case EACCES: throw unavailable("permission denied")
+            default: throw unavailable(String(cString: strerror(errno)))
+            }
         }
-        if isDirectory.boolValue {
-            throw ScanError.sourceUnavailable(source: path, reason: "is a folder, not a video")
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw unavailable("is a folder, not a video")
+        case S_IFIFO: throw unavailable("is a named pipe (FIFO), not a file; give a file, or a stream URL")
+        case S_IFCHR, S_IFBLK: throw unavailable("is a device, not a file")
+        case S_IFSOCK: throw unavailable("is a socket, not a file")
+        default: throw unavailable("not a regular file")
         }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw ScanError.sourceUnavailable(source: path, reason: "permission denied")
+        guard access(path, R_OK) == 0 else {
+            throw unavailable("permission denied")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 {
-            throw ScanError.sourceUnavailable(source: path, reason: "the file is empty (0 bytes)")
+        if status.st_size == 0 {
+            throw unavailable("the file is empty (0 bytes)")
         }
     }
 }

@@ -39,7 +39,7 @@ public final class VideoWriter: @unchecked Sendable {
     /// The codec in use: "avc1", "mp4v" or "MJPG".
     public var fourcc: String { String(cString: CB_VideoWriter_fourcc(handle)) }
 
-    /// Encodes one frame, which must be exactly `width` x `height`.
+    /// Encodes one frame; one of another size is scaled to fit `width` x `height`, aspect kept, on black.
     public func write(_ image: FrameImage) throws {
         try check(CB_VideoWriter_write(handle, image.handle)) { .outputFailed(path: path, reason: $0) }
     }

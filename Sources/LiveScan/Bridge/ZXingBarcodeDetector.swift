@@ -39,7 +39,9 @@ func observations(from barcodes: UnsafeMutablePointer<CB_Barcode>?, count: Int) 
         let barcode = barcodes[index]
         guard let symbology = Symbology(formatFlag: barcode.format) else { return nil }
         let data = barcode.bytes.map { Data(bytes: $0, count: barcode.byte_count) } ?? Data()
-        let text = barcode.text.map { String(cString: $0) }
+        // Not String(cString:): a payload may hold NUL bytes, and everything after the first would be lost.
+        let text = barcode.text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: barcode.text_length),
+                                             as: UTF8.self) }
         let identifier = withUnsafeBytes(of: barcode.symbology_identifier) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }

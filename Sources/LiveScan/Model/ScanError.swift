@@ -2,6 +2,9 @@
 public enum ScanError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The source (file, folder, camera or stream) could not be opened or holds nothing to decode.
     case sourceUnavailable(source: String, reason: String)
+    /// An image announces more pixels than the limit it was opened with (`ImageSource.defaultMaxPixels`);
+    /// nothing of it was decoded.
+    case imageTooLarge(source: String, reason: String)
     /// The source opened but stopped delivering frames before its announced end.
     case sourceDamaged(source: String, reason: String)
     /// A recognizer's data (Tesseract traineddata) is not installed.
@@ -19,6 +22,7 @@ public enum ScanError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .sourceUnavailable(source, reason): return "\(source): \(reason)"
         case let .sourceDamaged(source, reason): return "\(source): \(reason)"
+        case let .imageTooLarge(source, reason): return "\(source): \(reason)"
         case let .modelMissing(message): return message
         case let .invalidParameter(parameter, reason): return "invalid \(parameter): \(reason)"
         case let .engineFailure(message): return message

@@ -14,8 +14,11 @@ public final class Annotator: @unchecked Sendable {
     /// Extensions written as a single image (`cv::imwrite`); video extensions are .mp4, .mkv, .mov and .avi.
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"]
 
-    /// The file being written.
+    /// The file being written. It appears only when `finish()` succeeds: frames go to a hidden file beside it
+    /// (`.<name>.livescan-<pid>-<n>.<ext>`), renamed into place at the end, so an existing file there, one
+    /// being read meanwhile among them, is never cut short by a scan that fails or is stopped midway.
     public let path: String
+    private let partialPath: String
 
     private enum Output {
         case video(VideoWriter)
@@ -33,12 +36,34 @@ public final class Annotator: @unchecked Sendable {
     /// `ScanError.outputFailed` when the file cannot be created.
     public init(path: String, fps: Double, width: Int, height: Int) throws {
         self.path = path
-        output = .video(try VideoWriter(path: path, fps: fps, width: width, height: height))
+        partialPath = Annotator.partialPath(for: path)
+        output = .video(try VideoWriter(path: partialPath, fps: fps, width: width, height: height))
     }
 
     private init(imagePath: String) {
         path = imagePath
+        partialPath = Annotator.partialPath(for: imagePath)
         output = .image
+    }
+
+    deinit {
+        unlink(partialPath)  // left only by a scan that did not finish, or a rename that failed
+    }
+
+    private static let partialCounter = Counter()
+
+    /// A hidden name beside `path` with the same extension, which picks the format.
+    private static func partialPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let name = ".\(url.deletingPathExtension().lastPathComponent).livescan-\(getpid())-\(partialCounter.next())"
+        return url.deletingLastPathComponent().appendingPathComponent(name).appendingPathExtension(url.pathExtension)
+            .path
+    }
+
+    private func moveIntoPlace() throws {
+        guard rename(partialPath, path) == 0 else {
+            throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Annotates into one image at `path` (.png, .jpg, ...; see `imageExtensions`): the last frame given,
@@ -83,9 +108,10 @@ public final class Annotator: @unchecked Sendable {
                 guard let lastImage else {
                     throw ScanError.outputFailed(path: path, reason: "no frame was annotated")
                 }
-                try lastImage.write(to: path)
+                try lastImage.write(to: partialPath)
                 self.lastImage = nil
             }
+            try moveIntoPlace()
         }
     }
 
@@ -126,6 +152,19 @@ public final class Annotator: @unchecked Sendable {
         }
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw ScanError.outputFailed(path: path, reason: "permission denied")
+        }
+    }
+}
+
+/// Numbers the partial files of one process, so two annotators never share one.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
         }
     }
 }

@@ -17,15 +17,20 @@ import Foundation
 ///   best reading of them). `content` says what the
 ///   payload means (`PayloadContent.logFields`): `{"type":"url"|"email"|"phone"|"sms"|"geo"|"wifi"|
 ///   "contact"|"event"|"gs1"|"emvco"|"text", ...fields}`.
-/// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"interrupted"|"error","frames_processed":P,
-///   "frames_dropped":D[,"error":E]}`
+/// - a picture size that changed mid-way (a stream's resolution): `{"event":"resize","frame":N,"time":T,
+///   "width":W,"height":H}`: frames are W x H from frame N on, and so are the bounds of changes decided in them
+///   (frame N's own changes come just before this line; added within v1)
+/// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"stopped"|"interrupted"|"error",
+///   "frames_processed":P,"frames_dropped":D[,"error":E]}`: `eof` the source ended, `stopped` the app asked
+///   (`--once`, the output's reader left), `interrupted` a signal, `error` the source, an engine or an
+///   output failed (`stopped` was added within v1)
 public enum EventLog {
     /// The schema version written in the start line's `v`.
     public static let version = 1
 
     /// The kinds of line, as written in `event`.
     public enum EventName: String, Sendable, CaseIterable {
-        case start, add, update, remove, end
+        case start, add, update, remove, resize, end
     }
 
     /// The start line.
@@ -42,6 +47,17 @@ public enum EventLog {
             configuration.add(key, raw: json)
         }
         line.add("config", raw: configuration.text)
+        return line.text
+    }
+
+    /// The line saying that frames are `width` x `height` from frame `frameIndex` on.
+    public static func resizeLine(frameIndex: Int, time: Double, width: Int, height: Int) -> String {
+        var line = JSONLine()
+        line.add("event", EventName.resize.rawValue)
+        line.add("frame", frameIndex)
+        line.add("time", time)
+        line.add("width", width)
+        line.add("height", height)
         return line.text
     }
 

@@ -33,11 +33,24 @@ public struct EventLogRecord: Sendable, Equatable {
 }
 
 /// Reads an event log. Lines that are not JSON objects of a known event (garbage, or a last line cut
-/// by a crash) are counted, never fatal.
+/// by a crash) are counted, never fatal. `read(descriptor:_:)` streams a log of any size in bounded memory;
+/// `init(data:)` keeps every record of a small one.
 public struct EventLogReader {
     public private(set) var records: [EventLogRecord] = []
     /// 1-based numbers of the lines that could not be read.
     public private(set) var badLines: [Int] = []
+
+    /// One line of a log, as `read` hands it on.
+    public enum Line: Sendable, Equatable {
+        case record(EventLogRecord)
+        /// A line that is not an event (its 1-based number): garbage, a cut last line, or one longer than
+        /// `maxLineBytes`.
+        case bad(lineNumber: Int)
+    }
+
+    /// The longest line read, 1 MiB: the writer's lines are a few KB at most (a payload and its base64), and
+    /// a longer one (`/dev/zero`, a binary file) is counted bad and skipped without being held.
+    public static let maxLineBytes = 1 << 20
 
     public init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -47,16 +60,85 @@ public struct EventLogReader {
     }
 
     public init(data: Data) {
-        var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.isEmpty || line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) {
-                continue
+        var splitter = LineSplitter()
+        var lines: [Line] = []
+        data.withUnsafeBytes { splitter.feed($0) { lines.append($0) } }
+        splitter.finish { lines.append($0) }
+        for line in lines {
+            switch line {
+            case let .record(record): records.append(record)
+            case let .bad(number): badLines.append(number)
             }
-            if let record = EventLogReader.record(from: Data(line)) {
-                records.append(record)
+        }
+    }
+
+    /// Reads `descriptor` (a file or a pipe) to its end, 64 KiB at a time, and hands each line to `body` in
+    /// order; memory stays bounded by `maxLineBytes` whatever the input. Throws `ScanError.sourceUnavailable`
+    /// (named `name`) when a read fails.
+    public static func read(descriptor: Int32, name: String, _ body: (Line) -> Void) throws {
+        var splitter = LineSplitter()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ScanError.sourceUnavailable(source: name, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), body) }
+        }
+        splitter.finish(body)
+    }
+
+    /// Cuts bytes into lines as they come, holding at most one line of `maxLineBytes`.
+    private struct LineSplitter {
+        private var pending: [UInt8] = []
+        private var pendingTooLong = false
+        private var lineNumber = 0
+
+        mutating func feed(_ bytes: UnsafeRawBufferPointer, _ body: (Line) -> Void) {
+            var start = 0
+            while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                append(bytes[start..<newline])
+                endLine(body)
+                start = newline + 1
+            }
+            append(bytes[start...])
+        }
+
+        mutating func finish(_ body: (Line) -> Void) {
+            if !pending.isEmpty || pendingTooLong {
+                endLine(body)
+            }
+        }
+
+        private mutating func append(_ bytes: Slice<UnsafeRawBufferPointer>) {
+            guard !pendingTooLong else { return }
+            if pending.count + bytes.count > EventLogReader.maxLineBytes {
+                pendingTooLong = true
+                pending = []
             } else {
-                badLines.append(lineNumber)
+                pending.append(contentsOf: bytes)
+            }
+        }
+
+        private mutating func endLine(_ body: (Line) -> Void) {
+            lineNumber += 1
+            defer {
+                pending.removeAll(keepingCapacity: pending.count <= 1 << 16)
+                pendingTooLong = false
+            }
+            if pendingTooLong {
+                body(.bad(lineNumber: lineNumber))
+                return
+            }
+            if pending.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) {
+                return
+            }
+            if let record = EventLogReader.record(from: Data(pending)) {
+                body(.record(record))
+            } else {
+                body(.bad(lineNumber: lineNumber))
             }
         }
     }

@@ -87,32 +87,56 @@ public struct EventLogReport: Sendable, Equatable {
 
     /// Summarises the records and bad lines of `reader`.
     public init(_ reader: EventLogReader) {
-        var items: [Item] = []
-        var indexByID: [String: Int] = [:]
-        var valuesByID: [String: Set<String>] = [:]
-        var totals = Totals()
-        totals.badLines = reader.badLines
-        var highestFrame: Int?
-        var highestTime: Double?
-        var endLine: EventLogRecord?
+        var builder = Builder()
+        reader.records.forEach { builder.add(.record($0)) }
+        reader.badLines.forEach { builder.add(.bad(lineNumber: $0)) }
+        self = builder.report
+    }
 
-        for record in reader.records {
+    /// Builds a report line by line, as `EventLogReader.read` streams a log: what it holds grows with the
+    /// items, not with the lines.
+    public struct Builder {
+        private var items: [Item] = []
+        private var indexByID: [String: Int] = [:]
+        private var valuesByID: [String: Set<String>] = [:]
+        private var totals = Totals()
+        private var highestFrame: Int?
+        private var highestTime: Double?
+        private var endLine: EventLogRecord?
+        /// Event lines read so far (bad lines not counted).
+        public private(set) var recordCount = 0
+
+        public init() {}
+
+        public mutating func add(_ line: EventLogReader.Line) {
+            switch line {
+            case let .bad(number):
+                totals.badLines.append(number)
+            case let .record(record):
+                recordCount += 1
+                add(record)
+            }
+        }
+
+        private mutating func add(_ record: EventLogRecord) {
             totals.eventsPerType[record.event.rawValue, default: 0] += 1
             if let frame = record.frame { highestFrame = max(highestFrame ?? frame, frame) }
             if let time = record.time { highestTime = max(highestTime ?? time, time) }
             switch record.event {
             case .start:
                 totals.hasStartLine = true
-                continue
+                return
             case .end:
                 // Logs joined end to end: the last end line is the one that closes the report.
                 endLine = record
-                continue
+                return
+            case .resize:
+                return
             case .add, .update, .remove:
                 break
             }
             // The reader drops change lines without an id or frame, so both are here.
-            guard let id = record.id, let frame = record.frame else { continue }
+            guard let id = record.id, let frame = record.frame else { return }
             // A remove's own frame is the grace period after the last sighting; seen_frame is the sighting.
             let seenFrame = record.seenFrame ?? frame
             let seenTime = record.seenTime ?? record.time
@@ -150,23 +174,32 @@ public struct EventLogReport: Sendable, Equatable {
                 item.updates += 1
             case .remove:
                 item.removed = true
-            case .start, .end:
+            case .start, .resize, .end:
                 break
             }
             items[index] = item
         }
 
-        for item in items {
-            totals.itemsPerKind[item.kind ?? "unknown", default: 0] += 1
-            if let symbology = item.symbology {
-                totals.itemsPerSymbology[symbology, default: 0] += 1
+        /// The report of every line added so far.
+        public var report: EventLogReport {
+            var totals = totals
+            for item in items {
+                totals.itemsPerKind[item.kind ?? "unknown", default: 0] += 1
+                if let symbology = item.symbology {
+                    totals.itemsPerSymbology[symbology, default: 0] += 1
+                }
             }
+            totals.badLines.sort()
+            totals.hasEndLine = endLine != nil
+            totals.endReason = endLine?.reason
+            totals.endError = endLine?.error
+            totals.lastFrame = endLine?.frame ?? highestFrame
+            totals.duration = endLine?.time ?? highestTime
+            return EventLogReport(items: items, totals: totals)
         }
-        totals.hasEndLine = endLine != nil
-        totals.endReason = endLine?.reason
-        totals.endError = endLine?.error
-        totals.lastFrame = endLine?.frame ?? highestFrame
-        totals.duration = endLine?.time ?? highestTime
+    }
+
+    private init(items: [Item], totals: Totals) {
         self.items = items
         self.totals = totals
     }

@@ -16,6 +16,11 @@ public final class EventLogWriter: @unchecked Sendable {
         }
     }
 
+    /// Records that frames are `width` x `height` from `frameIndex` on.
+    public func resized(frameIndex: Int, time: Double, width: Int, height: Int) throws {
+        try output.write(EventLog.resizeLine(frameIndex: frameIndex, time: time, width: width, height: height))
+    }
+
     public func finish(_ outcome: ScanOutcome) throws {
         try output.write(EventLog.endLine(outcome))
     }

@@ -9,20 +9,47 @@ public final class LineOutput: @unchecked Sendable {
     public let path: String
     private let lock = NSLock()
 
-    /// Opens `path` for writing (created or truncated); "-" is standard output.
-    public init(path: String) throws {
+    /// Opens `path` to write an event log into, with every check that keeps a file from being lost: an
+    /// exclusive lock (`flock`) held until this object goes, so that a second scan onto the same log fails
+    /// instead of interleaving its lines; and a regular file that already holds something other than an
+    /// event log (a video given as `--events` by mistake) is refused unless `replacingAnyFile`. The file is
+    /// emptied only after both checks passed. "-" is standard output; a pipe or device is written as it is.
+    public init(eventLogAt path: String, replacingAnyFile: Bool = false) throws {
         self.path = path
         if path == "-" {
             descriptor = STDOUT_FILENO
             ownsDescriptor = false
-        } else {
-            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard opened >= 0 else {
-                throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
-            }
-            descriptor = opened
-            ownsDescriptor = true
+            return
         }
+        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard opened >= 0 else {
+            throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        descriptor = opened
+        ownsDescriptor = true  // from here on deinit closes it, also when a check below throws
+        var status = stat()
+        guard fstat(opened, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            throw ScanError.outputFailed(path: path, reason: errno == EWOULDBLOCK
+                ? "another scan is writing this event log" : String(cString: strerror(errno)))
+        }
+        if status.st_size > 0 && !replacingAnyFile && !LineOutput.startsLikeAnEventLog(opened) {
+            throw ScanError.outputFailed(
+                path: path, reason: "it exists and is not an event log; not overwriting it (--force replaces it)")
+        }
+        guard ftruncate(opened, 0) == 0 else {
+            throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Whether the file's first bytes are those of a JSON Lines event log (`{"event":...`): one this
+    /// command wrote before, which a new scan may replace.
+    private static func startsLikeAnEventLog(_ descriptor: Int32) -> Bool {
+        var head = [UInt8](repeating: 0, count: 64)
+        let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        let text = String(decoding: head[..<count], as: UTF8.self).filter { !$0.isWhitespace }
+        return text.hasPrefix("{\"event\":")
     }
 
     /// Wraps an already open descriptor (not closed by this object).

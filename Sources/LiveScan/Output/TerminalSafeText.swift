@@ -1,7 +1,8 @@
 /// Payloads and transcripts come from whatever was scanned, so they are untrusted: a QR code holding
 /// `ESC ] 52 ; ...` would write the clipboard, `ESC [ 2 J` would clear the screen. Before anything
-/// scanned reaches a terminal, C0 and C1 control characters, DEL and bidirectional overrides are shown
-/// escaped (`\e`, `\n`, `\x07`, `\u{202E}`); the event log keeps the exact bytes.
+/// scanned reaches a terminal, C0 and C1 control characters (NUL included), DEL, and every format and
+/// separator character (Unicode categories Cf, Zl, Zp: bidirectional overrides, zero-width spaces, U+2028) are
+/// shown escaped (`\e`, `\n`, `\x00`, `\u{202E}`); the event log keeps the exact bytes.
 public enum TerminalSafeText {
     public static func escape(_ text: String) -> String {
         var out = ""
@@ -15,10 +16,15 @@ public enum TerminalSafeText {
             case 0x5C: out += "\\\\"
             case 0x00..<0x20, 0x7F, 0x80..<0xA0:
                 out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default:
-                out.unicodeScalars.append(scalar)
+                switch scalar.properties.generalCategory {
+                // Format characters (bidirectional marks and overrides, U+061C, zero-width spaces and joiners,
+                // U+FEFF) and line and paragraph separators change how, or where, the rest is shown.
+                case .format, .lineSeparator, .paragraphSeparator:
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                default:
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -45,6 +45,9 @@ public final class DataScanner: @unchecked Sendable {
     private var textRecognizer: (any TextRecognizer)?
     private var enginesInjected = false
     private var stopRequested = false
+    /// Why the scan was asked to stop, for its outcome: the first request's reason and error.
+    private var stopReason = ScanOutcome.Reason.stopped
+    private var stopError: ScanError?
     private var paused = false
     private var currentSource: FrameSource?
     private var running = false
@@ -129,6 +132,8 @@ public final class DataScanner: @unchecked Sendable {
             }
             running = true
             stopRequested = false
+            stopReason = .stopped
+            stopError = nil
             outcome = nil
             currentItems = []
             finished = DispatchSemaphore(value: 0)
@@ -160,9 +165,15 @@ public final class DataScanner: @unchecked Sendable {
         return waitUntilFinished()
     }
 
-    /// Asks the scan to stop without waiting (safe from a signal-handling thread).
-    public func requestStop() {
+    /// Asks the scan to stop without waiting (safe from a signal-handling thread). `reason` is what the
+    /// outcome and the event log's end line say (default `.stopped`; `.interrupted` for a signal, `.error`
+    /// with `error` when an output of the app's failed); the first request's reason stands.
+    public func requestStop(_ reason: ScanOutcome.Reason = .stopped, error: ScanError? = nil) {
         let source = lock.withLock {
+            if !stopRequested {
+                stopReason = reason
+                stopError = error
+            }
             stopRequested = true
             lock.broadcast()
             return currentSource
@@ -244,15 +255,15 @@ public final class DataScanner: @unchecked Sendable {
                 return stopRequested
             }
             if stop {
-                outcome.reason = .interrupted
+                (outcome.reason, outcome.error) = lock.withLock { (stopReason, stopError) }
                 break
             }
             do {
                 let next = try readAhead.map { try $0.next() } ?? source.nextFrame().map { ($0, nil) }
                 guard let (frame, decodedBarcodes) = next else {
                     // A live source returns nil only when closed by requestStop.
-                    if lock.withLock({ stopRequested }) {
-                        outcome.reason = .interrupted
+                    if let stop = lock.withLock({ stopRequested ? (stopReason, stopError) : nil }) {
+                        (outcome.reason, outcome.error) = stop
                     }
                     break
                 }

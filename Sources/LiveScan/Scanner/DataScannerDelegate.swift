@@ -60,7 +60,10 @@ public struct ScanOutcome: Sendable, Equatable {
     public enum Reason: String, Sendable {
         /// The source had no further frame.
         case endOfSource = "eof"
-        /// `stopScanning()` was called (the CLI calls it on SIGINT/SIGTERM).
+        /// `stopScanning()` or `requestStop()` was called: the app (or the command's `--once`, or a reader
+        /// of its output that went away) had what it wanted. Added within schema v1.
+        case stopped
+        /// A signal stopped the scan: `requestStop(.interrupted)`, as the CLI calls it on SIGINT/SIGTERM.
         case interrupted
         /// The source or an engine failed; `error` says how.
         case error

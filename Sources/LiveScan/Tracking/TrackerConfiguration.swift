@@ -45,10 +45,12 @@ public struct TrackerConfiguration: Sendable, Equatable {
         }
         try require((1...100).contains(barcodeConfirmations), "barcodeConfirmations", "must be 1...100")
         try require((1...100).contains(textConfirmations), "textConfirmations", "must be 1...100")
-        try require(gracePeriod.isFinite && gracePeriod >= 0, "gracePeriod", "must be >= 0 seconds")
-        try require(updateDistance.isFinite && updateDistance >= 0, "updateDistance", "must be >= 0 pixels")
-        try require(barcodeGate.isFinite && barcodeGate > 0, "barcodeGate", "must be > 0")
-        try require(textGate.isFinite && textGate > 0, "textGate", "must be > 0")
+        // Upper bounds too: a knob is turned into frame counts and pixel distances, and 1e20 of anything is
+        // no setting anyone means (it overflowed an Int conversion).
+        try require((0...86_400).contains(gracePeriod), "gracePeriod", "must be 0...86400 seconds")
+        try require((0...100_000).contains(updateDistance), "updateDistance", "must be 0...100000 pixels")
+        try require(barcodeGate > 0 && barcodeGate <= 1000, "barcodeGate", "must be in (0, 1000]")
+        try require(textGate > 0 && textGate <= 1000, "textGate", "must be in (0, 1000]")
         try require((0...1).contains(textSimilarity), "textSimilarity", "must be 0...1")
         try require(textOverlap > 0 && textOverlap <= 1, "textOverlap", "must be in (0, 1]")
     }
