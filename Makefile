@@ -8,7 +8,7 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test test-sanitize fuzz demo bench bench-tracking bench-engines bench-accuracy clean
+.PHONY: setup build test test-sanitize fuzz demo bench bench-tracking bench-engines bench-accuracy bench-dev clean
 
 setup:
 	@bash scripts/setup.sh
@@ -51,6 +51,9 @@ bench-tracking: build
 
 bench-accuracy: build
 	@bash scripts/bench-accuracy.sh $(RELEASE_BIN) $(BENCH_DIR)/accuracy
+
+bench-dev: build
+	@bash scripts/bench-dev.sh $(RELEASE_BIN) $(BENCH_DIR)/dev
 
 bench-engines: build
 	$(RELEASE_BIN)/livescan-bench-engines 20

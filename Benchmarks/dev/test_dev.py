@@ -1,0 +1,181 @@
+"""Tests for silver.py and report.py on handmade labels, event logs and figures (bare Python 3.11).
+
+    python3 -m unittest discover -s Benchmarks/dev
+"""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+import silver  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
+import score_tracking as st  # noqa: E402
+
+
+def quad(x, y, size=50):
+    return [[x, y], [x + size, y], [x + size, y + size], [x, y + size]]
+
+
+def labels(frames, total):
+    """Silver labels: frames[i] = [(text, x, y)]."""
+    return silver.parse_silver({
+        "frames_total": total,
+        "frames": [{"frame": index, "codes": [{"format": "QR Code", "text": text, "corners": quad(x, y)}
+                                               for text, x, y in codes]}
+                   for index, codes in enumerate(frames)]})
+
+
+def change(event, frame, item_id, x, y, payload=None, transcript=None, seen_frame=None):
+    line = {"event": event, "frame": frame, "id": item_id, "bounds": quad(x, y),
+            "seen_frame": frame if seen_frame is None else seen_frame}
+    if transcript is None:
+        line.update({"kind": "barcode", "symbology": "qr", "payload": payload})
+    else:
+        line.update({"kind": "text", "transcript": transcript})
+    return json.dumps(line)
+
+
+def event_log(changes, last_frame):
+    lines = [json.dumps({"event": "start", "v": 1, "source": "x.mp4", "width": 640, "height": 480, "fps": 30,
+                         "config": {}}), *changes,
+             json.dumps({"event": "end", "frame": last_frame, "reason": "eof", "frames_processed": last_frame + 1})]
+    return st.parse_event_log(lines)
+
+
+class SilverTests(unittest.TestCase):
+    def setUp(self):
+        # "A" at (0, 0) in frames 0-9, "B" at (200, 0) in frames 5-9, "rare" once in frame 3.
+        frames = [[("A", 0, 0)] + ([("B", 200, 0)] if index >= 5 else []) + ([("rare", 400, 0)] if index == 3
+                                                                              else [])
+                  for index in range(10)]
+        self.labels = labels(frames, 10)
+
+    def test_trusted_payloads_need_five_frames(self):
+        self.assertEqual(self.labels.trusted, {b"A", b"B"})
+        self.assertEqual(self.labels.payload_frames[b"rare"], 1)
+
+    def test_perfect_log(self):
+        log = event_log([change("add", 0, "a", 0, 0, "A"), change("add", 5, "b", 200, 0, "B")], 9)
+        figures = silver.score(self.labels, log)
+        self.assertEqual((figures["payloads_found"], figures["trusted_payloads"]), (2, 2))
+        self.assertEqual(figures["payload_recall"], 1.0)
+        self.assertEqual(figures["false_payloads"], [])
+        self.assertEqual((figures["decodes_matched"], figures["silver_decodes"]), (15, 15))
+        self.assertEqual(figures["first_report_lag_median"], 0)
+
+    def test_missing_false_and_rare_payloads(self):
+        log = event_log([change("add", 2, "a", 0, 0, "A"), change("add", 3, "r", 400, 0, "rare"),
+                         change("add", 4, "x", 300, 300, "X")], 9)
+        figures = silver.score(self.labels, log)
+        self.assertEqual(figures["payload_recall"], 0.5)
+        self.assertEqual(figures["missing_payloads"], ["B"])
+        self.assertEqual(figures["false_payloads"], [{"payload": "X", "silver_frames": 0},
+                                                     {"payload": "rare", "silver_frames": 1}])
+        self.assertEqual(figures["decodes_matched"], 8)  # A in frames 2-9; the rare code is not counted
+        self.assertEqual(figures["first_report_lag_median"], 2)
+
+    def test_frame_recall_needs_payload_box_and_life(self):
+        # "A" reported in the wrong place until frame 4, then moved onto it; removed at 9, last seen at 7.
+        # "B" reported with A's payload: it may not stand in for B, nor match A twice in a frame.
+        log = event_log([change("add", 0, "a", 300, 300, "A"), change("update", 4, "a", 0, 0, "A"),
+                         change("remove", 9, "a", 0, 0, "A", seen_frame=7), change("add", 5, "b", 200, 0, "A"),
+                         change("add", 0, "t", 0, 0, transcript="A")], 9)
+        figures = silver.score(self.labels, log)
+        self.assertEqual(figures["decodes_matched"], 4)  # A in frames 4-7
+        self.assertAlmostEqual(figures["frame_recall"], 4 / 15)
+        self.assertEqual(figures["missing_payloads"], ["B"])
+
+    def test_two_identical_codes_need_two_items(self):
+        twins = labels([[("A", 0, 0), ("A", 200, 0)]] * 5, 5)
+        one = silver.score(twins, event_log([change("add", 0, "a", 0, 0, "A")], 4))
+        two = silver.score(twins, event_log([change("add", 0, "a", 0, 0, "A"), change("add", 0, "b", 200, 0, "A")], 4))
+        self.assertEqual((one["decodes_matched"], two["decodes_matched"]), (5, 10))
+
+    def test_bad_labels_raise(self):
+        with self.assertRaises(silver.SilverError):
+            silver.parse_silver({"frames_total": 1, "frames": [{"frame": 3, "codes": []}]})
+        with self.assertRaises(silver.SilverError):
+            silver.parse_silver({"frames": []})
+
+    def test_shown_escapes_terminal_controls(self):
+        self.assertEqual(silver.shown("a\x1b]52;x\u202e".encode()), "a\\u001b]52;x\\u202e")
+        self.assertEqual(silver.shown(b"\xff"), "\\xff")
+        self.assertEqual(len(silver.shown(b"x" * 100)), 48)
+
+
+def figures(**overrides):
+    base = {"idf1": 1.0, "mota": 1.0, "id_switches": 0, "ghost_tracks": 0, "content": 1.0, "add_latency_median": 0.0}
+    base.update(overrides)
+    return base
+
+
+def run(scores, error=None):
+    return {"fps": 30.0, "error": error, "warnings": [], "scores": scores}
+
+
+class ReportTests(unittest.TestCase):
+    def test_barcode_targets(self):
+        self.assertTrue(all(ok for *_, ok in report.evaluate("barcode", figures())))
+        failed = {figure for figure, _, _, ok in report.evaluate(
+            "barcode", figures(idf1=0.969, id_switches=1, ghost_tracks=1, content=0.99, add_latency_median=2.5))
+            if not ok}
+        self.assertEqual(failed, {"idf1", "id_switches", "ghost_tracks", "content", "add_latency_median"})
+
+    def test_text_targets(self):
+        verdicts = report.evaluate("text", figures(idf1=0.90, content=0.98, id_switches=3, add_latency_median=10))
+        self.assertTrue(all(ok for *_, ok in verdicts))  # thresholds are inclusive; text ID switches are not judged
+        self.assertFalse(dict((f, ok) for f, _, _, ok in report.evaluate("text", figures(content=0.979)))["content"])
+
+    def test_missing_figures_fail(self):
+        self.assertFalse(any(ok for *_, ok in report.evaluate("barcode", None)))
+        self.assertFalse(dict((f, ok) for f, _, _, ok in report.evaluate(
+            "barcode", figures(add_latency_median=None)))["add_latency_median"])
+
+    def test_reference_gap(self):
+        self.assertEqual(report.reference_gap(figures(idf1=0.99), figures(idf1=1.0))[1], True)
+        self.assertEqual(report.reference_gap(figures(idf1=0.989), figures(idf1=1.0))[1], False)
+        gap, ok = report.reference_gap(figures(idf1=1.0), figures(idf1=0.9))
+        self.assertAlmostEqual(gap, 0.1)
+        self.assertTrue(ok)
+        self.assertEqual(report.reference_gap(None, figures()), (None, False))
+
+    def test_only_the_default_level_is_judged(self):
+        scene = {"name": "s", "kinds": ["barcode"],
+                 "runs": {"fast": run({"barcode": figures(idf1=0.5)}), "balanced": run({"barcode": figures()}),
+                          "accurate": run({"barcode": figures(idf1=0.995)})}}
+        rows, notes, verdicts = report.scene_rows(scene)
+        self.assertEqual([row[1] for row in rows], ["fast", "balanced", "accurate", "vs accurate"])
+        self.assertNotIn("PASS", " ".join(rows[0] + rows[2]))
+        self.assertEqual(rows[1][3], "1.000 PASS")
+        self.assertEqual(rows[3][3], "+0.005 PASS")
+        self.assertEqual(len(verdicts), len(report.TARGETS["barcode"]) + 1)
+        self.assertTrue(all(ok for _, ok, _ in verdicts))
+        self.assertEqual(notes, [])
+
+    def test_failed_scan_fails_its_targets(self):
+        scene = {"name": "s", "kinds": ["text"],
+                 "runs": {"balanced": run({}, error="livescan exited with -6"), "accurate": run({"text": figures()})}}
+        rows, notes, verdicts = report.scene_rows(scene)
+        self.assertEqual(rows[0][3], "n/a FAIL")
+        self.assertEqual(rows[-1][3], "n/a FAIL")
+        self.assertFalse(any(ok for _, ok, _ in verdicts))
+        self.assertIn("livescan exited with -6", notes[0])
+
+    def test_videos_table(self):
+        result = {"frames_labelled": 10, "frames_scanned": 10, "trusted_payloads": 2, "payloads_found": 1,
+                  "payload_recall": 0.5, "missing_payloads": ["B"], "false_payloads": [{"payload": "X",
+                                                                                        "silver_frames": 0}],
+                  "frame_recall": 0.25, "first_report_lag_median": 1.5, "first_report_lag_max": 2}
+        text = report.render_videos([{"name": "qrcode", "fps": 40.0, "error": None, "figures": result}])
+        self.assertIn("1/2 FAIL", text)
+        self.assertIn("1 FAIL", text)
+        self.assertIn("1.5/2", text)
+        self.assertIn("never reported: 'B'", text)
+        self.assertIn("false payload 'X'", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
