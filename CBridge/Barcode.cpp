@@ -358,7 +358,11 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         }
     }
     barcodes.translate(static_cast<float>(area.x), static_cast<float>(area.y));
-    return barcodes.release(out_barcodes, out_count);
+    const CB_Status status = barcodes.release(out_barcodes, out_count);
+    if (status == CB_OK) {
+        cbridge::coverBarHeights(image->gray(), *out_barcodes, *out_count);
+    }
+    return status;
     CB_CATCH
 }
 

@@ -18,6 +18,15 @@ CB_Status fail(CB_Status status, const std::string &message);
 /// thin image (1 x 100000 reduced to 1920 px) to 0 and then fails its own assertion.
 cv::Mat resized(const cv::Mat &source, double factor, int interpolation);
 
+/// Grows the quad of every linear code among `barcodes` from the rows its read scanned to the full height of its
+/// bars in `gray` (the whole image the quads are in): bounds that stay put whichever rows a read happened to use.
+void coverBarHeights(const cv::Mat &gray, CB_Barcode *barcodes, size_t count);
+
+/// The part of a text line's crop `gray` that is on the label the line is printed on (TextLabel.cpp): its edges,
+/// a printed frame and the background beyond are cut off, so they are not read as characters. The whole crop
+/// when no uniform label is behind the text.
+cv::Rect labelAround(const cv::Mat &gray);
+
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);
 

@@ -197,7 +197,8 @@ typedef struct CB_Barcode {
     size_t text_length;    /* bytes of `text`, without the terminating NUL */
     uint8_t *bytes;        /* the payload bytes, unchanged */
     size_t byte_count;
-    CB_Quad quad;          /* in the input image's pixels */
+    CB_Quad quad;          /* in the input image's pixels; a linear code's covers the full height of its bars
+                              (grown from the rows the read scanned while the bars' profile repeats) */
     char symbology_identifier[8]; /* e.g. "]Q1" */
     int sequence_index;    /* structured append: position, -1 if not part of a sequence or if merged */
     int sequence_size;     /* structured append: number of symbols, 0 if none. A sequence whose every
