@@ -56,7 +56,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["livescan", "LiveScan", "LiveScanScenes"],
-            path: "Tests/CLITests"
+            path: "Tests/CLITests",
+            exclude: ["Fixtures"]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace cbridge {
 
@@ -26,6 +27,10 @@ void coverBarHeights(const cv::Mat &gray, CB_Barcode *barcodes, size_t count);
 /// a printed frame and the background beyond are cut off, so they are not read as characters. The whole crop
 /// when no uniform label is behind the text.
 cv::Rect labelAround(const cv::Mat &gray);
+
+/// The column ranges of a line candidate's crop `gray` that are each on a label of their own, when the locator
+/// joined two labels side by side into one line (TextLabel.cpp); the whole width when it did not.
+std::vector<cv::Range> labelPieces(const cv::Mat &gray, int textHeight);
 
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);

@@ -118,6 +118,10 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
             return CB_OK;
         }
     }
+    if (mode == CB_PSM_SINGLE_LINE) {
+        const cv::Rect label = cbridge::labelAround(image->gray()(area));
+        area = cv::Rect(area.x + label.x, area.y + label.y, label.width, label.height);
+    }
     cv::Mat gray = image->gray()(area);
     if (scale != 1) {
         gray = cbridge::resized(gray, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);

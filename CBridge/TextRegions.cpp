@@ -166,20 +166,32 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
     if (lines.empty()) {
         return CB_OK;
     }
-    auto *array = static_cast<CB_Rect *>(std::calloc(lines.size(), sizeof(CB_Rect)));
-    CB_REQUIRE(array != nullptr, "out of memory");
     const cv::Rect frame(0, 0, source.cols, source.rows);
-    for (size_t index = 0; index < lines.size(); ++index) {
-        const cv::Rect &line = lines[index];
+    std::vector<cv::Rect> regions;
+    for (const cv::Rect &line : lines) {
         // Tesseract reads a line best with some margin around the glyphs.
         const double padX = 0.4 * line.height, padY = 0.25 * line.height;
         const cv::Rect padded = cv::Rect(int((line.x - padX) / scale), int((line.y - padY) / scale),
                                          int((line.width + 2 * padX) / scale), int((line.height + 2 * padY) / scale)) &
                                 frame;
-        array[index] = CB_Rect{padded.x, padded.y, padded.width, padded.height};
+        if (padded.empty()) {
+            continue;
+        }
+        // Two labels side by side can be joined into one line: each is a line of its own.
+        for (const cv::Range &piece : cbridge::labelPieces(source(padded), int(line.height / scale))) {
+            regions.emplace_back(padded.x + piece.start, padded.y, piece.size(), padded.height);
+        }
+    }
+    if (regions.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_Rect *>(std::calloc(regions.size(), sizeof(CB_Rect)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    for (size_t index = 0; index < regions.size(); ++index) {
+        array[index] = CB_Rect{regions[index].x, regions[index].y, regions[index].width, regions[index].height};
     }
     *out_rects = array;
-    *out_count = lines.size();
+    *out_count = regions.size();
     return CB_OK;
     CB_CATCH
 }

@@ -631,6 +631,7 @@ def main() -> int:
                         help="seconds per text page per tool (180: the UNLV pages are 300 dpi spreads)")
     parser.add_argument("--only", help="regex over corpus/folder: run only those barcode folders, no text")
     parser.add_argument("--no-text", action="store_true", help="skip the text benchmark")
+    parser.add_argument("--no-barcodes", action="store_true", help="skip the barcode folders (text only)")
     parser.add_argument("--quality", choices=("fast", "balanced", "accurate"), default="balanced",
                         help="LiveScan's quality level for the main barcode column and the text (balanced)")
     args = parser.parse_args()
@@ -645,7 +646,7 @@ def main() -> int:
     def log(message: str):
         print(f"bench-accuracy: {message}", flush=True)
 
-    rows = run_barcodes(args, tools, log)
+    rows = run_barcodes(args, tools, log) if not args.no_barcodes else []
     text = run_text(args, tools, log) if not args.no_text else {"pages": [], "receipts": [], "tools": []}
     targets = evaluate_targets(rows)
     wall = time.monotonic() - started

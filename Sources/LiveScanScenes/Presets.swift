@@ -9,6 +9,7 @@ public enum ScenePreset: String, CaseIterable, Sendable {
     case trackingBarcodes = "tracking-barcodes"
     case trackingText = "tracking-text"
     case trackingMixed = "tracking-mixed"
+    case handheldLabels = "handheld-labels"
 
     /// One line for `livescan-scenes list`.
     public var summary: String {
@@ -21,6 +22,9 @@ public enum ScenePreset: String, CaseIterable, Sendable {
         case .trackingText:
             "1280x720, 30 fps, 10 s: 6 text lines on cluttered paper, one entering, one leaving, one occluded"
         case .trackingMixed: "1280x720, 30 fps, 10 s: codes and text together, entering, leaving, occluded"
+        case .handheldLabels:
+            "1280x720, 30 fps, 5 s: a hand-held pan with shake over labels (framed, pale, monospace, two side by "
+                + "side), 2 QR, a slow Code 128 and an EAN-13 on textured ground"
         }
     }
 
@@ -33,6 +37,7 @@ public enum ScenePreset: String, CaseIterable, Sendable {
         case .trackingBarcodes: Self.makeTrackingBarcodes()
         case .trackingText: Self.makeTrackingText()
         case .trackingMixed: Self.makeTrackingMixed()
+        case .handheldLabels: Self.makeHandheldLabels()
         }
     }
 
@@ -202,5 +207,38 @@ public enum ScenePreset: String, CaseIterable, Sendable {
             ],
             occluders: [SceneOccluder(rect: SceneRect(x: 170, y: 490, width: 380, height: 140), frames: 200..<206)],
             noiseSigma: 4, blurSigma: 0.8, seed: 8)
+    }
+
+    /// What footage from another generator showed LiveScan getting wrong: a hand that shakes the camera while it
+    /// pans, text on printed labels whose edges and frames are not text, two labels side by side on one row, a
+    /// monospace line on a pale label, and linear codes read at whichever rows a scan hit.
+    private static func makeHandheldLabels() -> Scene {
+        let pan = velocity(-1.2, 0.3)
+        let pale = SceneLabel(fill: SceneColor(red: 226, green: 238, blue: 222))
+        let framed = SceneLabel(fill: SceneColor(gray: 248), frame: SceneColor(gray: 30), frameWidth: 2)
+        let lavender = SceneLabel(fill: SceneColor(red: 222, green: 220, blue: 244))
+        let cream = SceneLabel(fill: SceneColor(red: 246, green: 238, blue: 214))
+        return Scene(
+            name: "handheld-labels", width: 1280, height: 720, fps: 30, frameCount: 150,
+            background: SceneBackground(color: SceneColor(red: 150, green: 140, blue: 150), contrast: 60,
+                                        blotchCount: 400, strayLineCount: 60, strayLineColor: SceneColor(gray: 90)),
+            items: [
+                .barcode("qr-1", .qr, "https://example.net/shelf/17", moduleSize: 5, at: point(200, 170),
+                         velocity: pan),
+                .barcode("qr-2", .qr, "BIN-0042-C", moduleSize: 5, at: point(1080, 160), velocity: pan),
+                .barcode("code128-1", .code128, "LOT-7731", moduleSize: 3, barHeight: 60, at: point(1000, 420),
+                         velocity: velocity(-0.4, 0.1)),
+                .barcode("ean13-1", .ean13, "4006381333931", moduleSize: 3, barHeight: 80, at: point(260, 430),
+                         velocity: pan),
+                .text("text-1", "WAREHOUSE CARD", pixelHeight: 30, font: .sansBold, at: point(620, 120),
+                      velocity: pan, label: framed),
+                .text("text-2", "batch 2024 lot 88", pixelHeight: 28, font: .mono, at: point(640, 300),
+                      velocity: pan, label: pale),
+                .text("text-3", "fragile handle", pixelHeight: 28, font: .serif, at: point(470, 590),
+                      velocity: pan, label: lavender),
+                // A second label on the same row, about one text height to the right of the first.
+                .text("text-4", "due today", pixelHeight: 28, at: point(672, 590), velocity: pan, label: cream),
+            ],
+            noiseSigma: 4, blurSigma: 0.9, seed: 13, shake: 10)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Barcode symbology names as the ground truth spells them. zxing-cpp 1.4 can draw all but `microqr`, `maxicode`,
 /// `databar` and `databarExpanded`: rendering those fails with `SceneError.unsupported`.
 public enum SceneSymbology: String, CaseIterable, Sendable, Codable {
@@ -99,6 +101,27 @@ public struct SceneTrajectory: Hashable, Sendable {
     }
 }
 
+/// A label printed behind a text line, as on shelves, parcels and boards: a filled rectangle around the line's ink
+/// and, optionally, a frame line at its edge. Scanners must read the line, not the label's edge or frame.
+public struct SceneLabel: Hashable, Sendable {
+    /// The label's colour.
+    public var fill: SceneColor
+    /// A printed frame along the label's edge; nil for none.
+    public var frame: SceneColor?
+    /// The frame line's width in pixels.
+    public var frameWidth: Int
+    /// The label's margin around the ink, in text heights (pixel heights of the font).
+    public var margin: Double
+
+    /// A label; default: no frame, a margin of 0.35 text heights.
+    public init(fill: SceneColor, frame: SceneColor? = nil, frameWidth: Int = 2, margin: Double = 0.35) {
+        self.fill = fill
+        self.frame = frame
+        self.frameWidth = frameWidth
+        self.margin = margin
+    }
+}
+
 /// One barcode or text line with a stable ground-truth identity.
 public struct SceneItem: Hashable, Sendable {
     /// The ground-truth identity, e.g. "qr-1"; unique within a scene.
@@ -111,17 +134,20 @@ public struct SceneItem: Hashable, Sendable {
     public var rotation: Double
     /// Bars and modules of a barcode, glyphs of a text line. Default near-black.
     public var ink: SceneColor
+    /// Text lines: the label behind the line; nil draws the line straight on the background.
+    public var label: SceneLabel?
 
-    /// An item; default: upright, near-black ink.
+    /// An item; default: upright, near-black ink, no label.
     public init(
         id: String, content: SceneContent, trajectory: SceneTrajectory, rotation: Double = 0,
-        ink: SceneColor = SceneColor(gray: 20)
+        ink: SceneColor = SceneColor(gray: 20), label: SceneLabel? = nil
     ) {
         self.id = id
         self.content = content
         self.trajectory = trajectory
         self.rotation = rotation
         self.ink = ink
+        self.label = label
     }
 
     /// A barcode item.
@@ -138,11 +164,11 @@ public struct SceneItem: Hashable, Sendable {
     /// A text item.
     public static func text(
         _ id: String, _ transcript: String, pixelHeight: Int, font: SceneFont = .sans, at center: ScenePoint,
-        velocity: SceneVector = .zero, ink: SceneColor = SceneColor(gray: 25)
+        velocity: SceneVector = .zero, ink: SceneColor = SceneColor(gray: 25), label: SceneLabel? = nil
     ) -> SceneItem {
         SceneItem(
             id: id, content: .text(transcript: transcript, pixelHeight: pixelHeight, font: font),
-            trajectory: SceneTrajectory(start: center, velocity: velocity), ink: ink)
+            trajectory: SceneTrajectory(start: center, velocity: velocity), ink: ink, label: label)
     }
 }
 
@@ -219,12 +245,15 @@ public struct Scene: Hashable, Sendable {
     public var blurSigma: Double
     /// Seeds the background texture, the stray lines and the per-frame noise.
     public var seed: UInt64
+    /// A hand holding the camera: every item is offset, frame by frame, along a smooth random path of up to this
+    /// many pixels each way (reproducible from `seed`); 0 for a camera on a stand.
+    public var shake: Double
 
     /// A scene; default: one frame at 30 fps on white, no noise, no blur, seed 1.
     public init(
         name: String, width: Int, height: Int, fps: Double = 30, frameCount: Int = 1,
         background: SceneBackground = .white, items: [SceneItem] = [], occluders: [SceneOccluder] = [],
-        noiseSigma: Double = 0, blurSigma: Double = 0, seed: UInt64 = 1
+        noiseSigma: Double = 0, blurSigma: Double = 0, seed: UInt64 = 1, shake: Double = 0
     ) {
         self.name = name
         self.width = width
@@ -237,5 +266,20 @@ public struct Scene: Hashable, Sendable {
         self.noiseSigma = noiseSigma
         self.blurSigma = blurSigma
         self.seed = seed
+        self.shake = shake
+    }
+
+    /// The hand's offset in frame `frame`: two slow sines per axis (periods of about 1.3 s and 0.4 s at 30 fps),
+    /// phases from the seed, as hand tremor and sway add up.
+    public func shakeOffset(frame: Int) -> SceneVector {
+        guard shake > 0 else { return .zero }
+        func phase(_ index: UInt64) -> Double {
+            let bits: UInt64 = ((seed &+ index) &* 0x9E37_79B9_7F4A_7C15) >> 11
+            return Double(bits) / Double(UInt64(1) << 53) * 2 * Double.pi
+        }
+        func wave(period: Double, phase: Double) -> Double { sin(2 * Double.pi * Double(frame) / period + phase) }
+        let dx: Double = 0.65 * wave(period: 40, phase: phase(1)) + 0.35 * wave(period: 12, phase: phase(2))
+        let dy: Double = 0.65 * wave(period: 46, phase: phase(3)) + 0.35 * wave(period: 11, phase: phase(4))
+        return SceneVector(dx: shake * dx, dy: shake * dy)
     }
 }

@@ -73,7 +73,8 @@ public final class SceneRenderer {
 
     /// The item's corners in `frame`: the barcode's modules without quiet zone, or the text's ink box.
     public func bounds(of item: SceneItem, frame: Int) -> SceneQuad {
-        let center = item.trajectory.center(frame: frame)
+        let path = item.trajectory.center(frame: frame), hand = scene.shakeOffset(frame: frame)
+        let center = ScenePoint(x: path.x + hand.dx, y: path.y + hand.dy)
         switch item.content {
         case .barcode(_, _, let moduleSize, let barHeight):
             guard let barcode = barcodes[item.id] else {
@@ -99,7 +100,7 @@ public final class SceneRenderer {
         case .barcode(let symbology, _, let moduleSize, _):
             return quad.expanded(by: Self.quietZone(symbology) * moduleSize)
         case .text(_, let pixelHeight, _):
-            return quad.expanded(by: Double(pixelHeight) / 5)
+            return quad.expanded(by: Double(pixelHeight) * max(item.label?.margin ?? 0, 0.2))
         }
     }
 
@@ -169,6 +170,26 @@ public final class SceneRenderer {
         try draw(frame: frame).write(to: path)
     }
 
+    /// A label's fill, then its frame along the fill's edge.
+    private func draw(_ label: SceneLabel, around quad: SceneQuad, pixelHeight: Int, on canvas: Canvas,
+                      item: String) throws {
+        let margin = Double(pixelHeight) * label.margin
+        let left = Int((quad.topLeft.x - margin).rounded()), top = Int((quad.topLeft.y - margin).rounded())
+        let right = Int((quad.bottomRight.x + margin).rounded()), bottom = Int((quad.bottomRight.y + margin).rounded())
+        func fill(_ x: Int, _ y: Int, _ width: Int, _ height: Int, _ color: SceneColor) throws {
+            let rect = SR_Rect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
+            try check(SR_Canvas_fill_rect(canvas.handle, rect, color.native), "cannot draw the label of \(item)")
+        }
+        try fill(left, top, right - left, bottom - top, label.fill)
+        if let frame = label.frame {
+            let line = label.frameWidth
+            try fill(left, top, right - left, line, frame)
+            try fill(left, bottom - line, right - left, line, frame)
+            try fill(left, top, line, bottom - top, frame)
+            try fill(right - line, top, line, bottom - top, frame)
+        }
+    }
+
     /// Renders every frame into a video file and returns the FourCC used; the extension picks the codec
     /// (.mp4/.mkv/.mov: H.264 "avc1", else "mp4v"; .avi: Motion JPEG "MJPG"). `progress` gets each frame index
     /// after it is written.
@@ -217,6 +238,9 @@ public final class SceneRenderer {
             case .text(let transcript, let pixelHeight, let face):
                 guard let font = fonts[face] else {
                     continue
+                }
+                if let label = item.label {
+                    try draw(label, around: quad, pixelHeight: pixelHeight, on: canvas, item: item.id)
                 }
                 try check(
                     SR_Canvas_draw_text(

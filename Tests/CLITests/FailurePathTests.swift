@@ -160,7 +160,9 @@ import LiveScanScenes
         try Data("{\"event\":\"start\"}\n".utf8).write(to: URL(fileURLWithPath: log))
         var signalled = Date()
         let result = try Livescan.run(["scan", "--timeout", "30", "--events", log, server.url], timeout: 20) { process in
-            usleep(800_000)
+            // Once it has connected, the command is past its start-up and waiting for the stream.
+            server.waitForConnection(seconds: 15)
+            usleep(200_000)
             signalled = Date()
             kill(process.processIdentifier, SIGINT)
         }
@@ -390,7 +392,21 @@ final class SilentServer {
         url = "tcp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
     }
 
+    private var accepted: [Int32] = []
+
+    /// Waits up to `seconds` for a client to connect, and keeps the connection open without a word.
+    func waitForConnection(seconds: Double) {
+        var waiting = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        if poll(&waiting, 1, Int32(seconds * 1000)) == 1 {
+            let client = accept(socket, nil, nil)
+            if client >= 0 {
+                accepted.append(client)
+            }
+        }
+    }
+
     deinit {
+        accepted.forEach { close($0) }
         close(socket)
     }
 }

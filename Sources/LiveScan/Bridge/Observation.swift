@@ -52,3 +52,16 @@ extension Observation {
             && bounds.intersectionOverUnion(other.bounds) > 0.3
     }
 }
+
+extension [Observation] {
+    /// One observation per code: zxing-cpp 1.4 can return a linear code twice, from two rows it did not merge,
+    /// and two readers of one frame can both read a code. Twins (the same payload side by side) do not overlap
+    /// and stay two.
+    func withoutRepeatedCodes() -> [Observation] {
+        var kept: [Observation] = []
+        for observation in self where !(observation.kind == .barcode && kept.contains { $0.isSameCode(as: observation) }) {
+            kept.append(observation)
+        }
+        return kept
+    }
+}

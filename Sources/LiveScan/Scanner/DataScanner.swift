@@ -344,8 +344,9 @@ public final class DataScanner: @unchecked Sendable {
         if let error = results.error {
             throw error
         }
+        results.barcodes = results.barcodes.withoutRepeatedCodes()
         let barcodeBounds = results.barcodes.map(\.bounds)
-        var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: barcodeBounds) }
+        var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: barcodeBounds) }.withoutPiecesOfLines()
         if let wanted = textContentTypes {
             lines = lines.filter { line in wanted.contains { $0.matches(line.transcript ?? "") } }
         }

@@ -11,6 +11,8 @@ struct Association {
     }
 
     let configuration: TrackerConfiguration
+    /// Transcript similarity of two readings of one line through OCR flicker (HELLO / HELL0 is 0.8).
+    static let sameReading = 0.8
 
     /// Returns (track index, observation index) pairs; every index appears at most once.
     func pairs(tracks: [Track], observations: [Observation], time: Double) -> [(track: Int, observation: Int)] {
@@ -59,7 +61,9 @@ struct Association {
             }
             let samePlace = overlap >= configuration.textOverlap
             let nearbyAndAlike = relative <= configuration.textGate && similarity >= configuration.textSimilarity
-            guard samePlace || nearbyAndAlike else { return nil }
+            let width = max(predicted.width, observation.bounds.width, 1)
+            let readsTheSame = similarity >= Association.sameReading && distance <= configuration.textWidthGate * width
+            guard samePlace || nearbyAndAlike || readsTheSame else { return nil }
             return relative + (1 - similarity)
         }
     }

@@ -16,6 +16,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// How far from its predicted place a text line may be seen again and keep its id, in line heights
     /// (default 1.5).
     public var textGate: Double
+    /// How far from its predicted place a text line that reads as it did (similarity >= 0.8) may be seen again
+    /// and keep its id, in widths of the line (default 0.5). Two labels that read the same cannot overlap, so a
+    /// matching reading within half its own length is the same line, however a hand shakes the camera.
+    public var textWidthGate: Double
     /// Least transcript similarity (1 - normalised edit distance) for two readings to be one line when
     /// their boxes overlap only a little (default 0.5). OCR flicker such as HELLO/HELL0 is 0.8.
     public var textSimilarity: Double
@@ -25,7 +29,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
 
     public init(barcodeConfirmations: Int = 1, textConfirmations: Int = 2, gracePeriod: Double = 0.5,
                 updateDistance: Double = 4, barcodeGate: Double = 3, textGate: Double = 1.5,
-                textSimilarity: Double = 0.5, textOverlap: Double = 0.5) {
+                textSimilarity: Double = 0.5, textOverlap: Double = 0.5, textWidthGate: Double = 0.5) {
         self.barcodeConfirmations = barcodeConfirmations
         self.textConfirmations = textConfirmations
         self.gracePeriod = gracePeriod
@@ -34,6 +38,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.textGate = textGate
         self.textSimilarity = textSimilarity
         self.textOverlap = textOverlap
+        self.textWidthGate = textWidthGate
     }
 
     /// Throws `ScanError.invalidParameter` naming the first value out of range.
@@ -53,6 +58,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         try require(textGate > 0 && textGate <= 1000, "textGate", "must be in (0, 1000]")
         try require((0...1).contains(textSimilarity), "textSimilarity", "must be 0...1")
         try require(textOverlap > 0 && textOverlap <= 1, "textOverlap", "must be in (0, 1]")
+        try require((0...10).contains(textWidthGate), "textWidthGate", "must be 0...10 line widths")
     }
 
     /// Sets the knob named as in `fields` (`grace_period`, `text_confirmations`, ...); throws
@@ -74,6 +80,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         case "text_gate": textGate = value
         case "text_similarity": textSimilarity = value
         case "text_overlap": textOverlap = value
+        case "text_width_gate": textWidthGate = value
         default:
             throw ScanError.invalidParameter(
                 parameter: name, reason: "unknown tracker setting (known: \(fields.map(\.0).joined(separator: ", ")))")
@@ -84,6 +91,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var fields: [(String, Double)] {
         [("barcode_confirmations", Double(barcodeConfirmations)), ("text_confirmations", Double(textConfirmations)),
          ("grace_period", gracePeriod), ("update_distance", updateDistance), ("barcode_gate", barcodeGate),
-         ("text_gate", textGate), ("text_similarity", textSimilarity), ("text_overlap", textOverlap)]
+         ("text_gate", textGate), ("text_similarity", textSimilarity), ("text_overlap", textOverlap),
+         ("text_width_gate", textWidthGate)]
     }
 }
