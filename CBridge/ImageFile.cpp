@@ -218,7 +218,8 @@ extern "C" CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Imag
         }
         if (max_pixels > 0 && size->width * size->height > max_pixels) {
             char message[160];
-            std::snprintf(message, sizeof message, "%lld x %lld pixels (%.1f megapixels), over the limit of %.1f megapixels",
+            std::snprintf(message, sizeof message,
+                          "%lld x %lld pixels (%.1f megapixels), over the limit of %.1f megapixels",
                           static_cast<long long>(size->width), static_cast<long long>(size->height),
                           size->width * size->height / 1e6, max_pixels / 1e6);
             return cbridge::fail(CB_TOO_LARGE, message);

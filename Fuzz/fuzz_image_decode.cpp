@@ -1,5 +1,5 @@
-// libFuzzer target: corrupt and random image files through CB_Image_open (header check, cv::imdecode: PNG, JPEG, BMP, WebP,
-// PNM, TIFF, ...) and then every analysis a decoded frame goes through. CB_Image_open takes a path, so each
+// libFuzzer target: corrupt and random image files through CB_Image_open (header check, cv::imdecode: PNG, JPEG,
+// BMP, WebP, PNM, TIFF, ...) and then every analysis a decoded frame goes through. CB_Image_open takes a path, so each
 // input is written to one temp file per process; nothing is added to CBridge for the fuzzer.
 #include "FuzzInput.hpp"
 

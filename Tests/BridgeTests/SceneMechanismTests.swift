@@ -30,7 +30,9 @@ import LiveScanScenes
         let renderer = try SceneRenderer(scene: ScenePreset.handheldLabels.scene)
         let picture = try frame(renderer.render(frame: 0))
         let recognizer = try TesseractTextRecognizer()
-        let lines = try recognizer.lineRegions(in: picture).compactMap { try recognizer.readLine(in: picture, region: $0) }
+        let lines = try recognizer.lineRegions(in: picture).compactMap {
+            try recognizer.readLine(in: picture, region: $0)
+        }
         let read = Set(lines.compactMap(\.transcript))
         let printed = Set(renderer.groundTruth().items.compactMap(\.transcript))
         #expect(printed == ["WAREHOUSE CARD", "batch 2024 lot 88", "fragile handle", "due today"])

@@ -128,7 +128,8 @@ import LiveScanScenes
         let log = URL(fileURLWithPath: path("annotate.jsonl"))
         var duringScan: Data?
         var partialFiles: [String] = []
-        let result = try Livescan.run(["scan", "--types", "qr", "--annotate", output, "--events", log.path, source]) { _ in
+        let arguments = ["scan", "--types", "qr", "--annotate", output, "--events", log.path, source]
+        let result = try Livescan.run(arguments) { _ in
             waitForLines(containing: "\"update\"", count: 20, in: log)
             duringScan = try? Data(contentsOf: URL(fileURLWithPath: output))
             partialFiles = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -159,7 +160,8 @@ import LiveScanScenes
         let log = path("silent.jsonl")
         try Data("{\"event\":\"start\"}\n".utf8).write(to: URL(fileURLWithPath: log))
         var signalled = Date()
-        let result = try Livescan.run(["scan", "--timeout", "30", "--events", log, server.url], timeout: 20) { process in
+        let arguments = ["scan", "--timeout", "30", "--events", log, server.url]
+        let result = try Livescan.run(arguments, timeout: 20) { process in
             // Once it has connected, the command is past its start-up and waiting for the stream.
             server.waitForConnection(seconds: 15)
             usleep(200_000)
@@ -341,30 +343,6 @@ import LiveScanScenes
     }
 }
 
-/// `/bin/sh -c SCRIPT ARGUMENTS...` for what a test must set up in a shell: closed descriptors, a terminal.
-enum Shell {
-    static func run(_ script: String, arguments: [String]) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script] + arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                             standardError: String(decoding: errorData, as: UTF8.self))
-    }
-
-    /// What `command` prints when its standard output is a terminal (util-linux `script` gives it a pty).
-    static func runInTerminal(_ command: [String]) throws -> String {
-        let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try run("exec script -qec \"$0\" /dev/null", arguments: [quoted]).standardOutput
-    }
-}
-
 /// A TCP server on 127.0.0.1 that accepts connections and never sends a byte: a stream that hangs.
 final class SilentServer {
     let url: String
@@ -448,7 +426,9 @@ enum PNGFile {
             let count = min(65_535, data.count - offset)
             let last: UInt8 = offset + count >= data.count ? 1 : 0
             out.append(last)
-            out.append(contentsOf: [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)])
+            let complement = ~count & 0xFFFF
+            out.append(contentsOf: [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(complement & 0xFF),
+                                    UInt8(complement >> 8)])
             out.append(data[offset..<(offset + count)])
             offset += count
         } while offset < data.count

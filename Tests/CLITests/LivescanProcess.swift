@@ -59,6 +59,35 @@ private final class Collected: @unchecked Sendable {
     var data = Data()
 }
 
+/// `/bin/sh -c SCRIPT ARGUMENTS...` for what a test must set up in a shell: closed descriptors, a terminal.
+enum Shell {
+    static func run(_ script: String, arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script] + arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // What a test runs prints little: it fits the pipes, so reading one after the other cannot stall.
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus,
+                             standardOutput: String(decoding: outputData, as: UTF8.self),
+                             standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// `text` quoted for the shell.
+    static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// What `command` prints when its standard output is a terminal (util-linux `script` gives it a pty).
+    static func runInTerminal(_ command: [String]) throws -> String {
+        try run("exec script -qec \"$0\" /dev/null", arguments: [command.map(quote).joined(separator: " ")])
+            .standardOutput
+    }
+}
+
 /// A fresh folder for one test's files.
 func makeScratchFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-cli-\(UUID())")

@@ -105,25 +105,11 @@ import Testing
 
     /// Runs livescan through sh, to set COLUMNS (unset when nil) and redirect a file to standard input.
     func runThroughShell(_ arguments: [String], columns: Int?, standardInput: String?) throws -> CommandResult {
-        let quote = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let executable = try #require(Livescan.executable).path
         var script = columns.map { "export COLUMNS=\($0); " } ?? "unset COLUMNS; "
-        script += "exec " + ([executable] + arguments).map(quote).joined(separator: " ")
-        script += standardInput.map { " < " + quote($0) } ?? ""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // The output is small: it fits the pipe, so reading one after the other cannot stall.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus,
-                             standardOutput: String(decoding: outputData, as: UTF8.self),
-                             standardError: String(decoding: errorData, as: UTF8.self))
+        script += "exec " + ([executable] + arguments).map(Shell.quote).joined(separator: " ")
+        script += standardInput.map { " < " + Shell.quote($0) } ?? ""
+        return try Shell.run(script, arguments: [])
     }
 
     @Test func csvParsesBackWithFullIDsAndExactValues() throws {

@@ -59,8 +59,11 @@ extension [Observation] {
     /// and stay two.
     func withoutRepeatedCodes() -> [Observation] {
         var kept: [Observation] = []
-        for observation in self where !(observation.kind == .barcode && kept.contains { $0.isSameCode(as: observation) }) {
-            kept.append(observation)
+        for observation in self {
+            let repeated = observation.kind == .barcode && kept.contains { $0.isSameCode(as: observation) }
+            if !repeated {
+                kept.append(observation)
+            }
         }
         return kept
     }
