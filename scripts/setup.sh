@@ -9,8 +9,7 @@ default_packages=(
     pkg-config
     libopencv-dev          # cv::VideoCapture, QRCodeDetector, imgproc, freetype (contrib)
     libtesseract-dev libleptonica-dev tesseract-ocr-eng
-    libzxing-dev           # zxing-cpp 1.4: decoding and, for generated test scenes, encoding
-    cmake g++ python3-pip  # to fetch and build zxing-cpp 3.1.1 (below)
+    cmake g++ python3-pip  # to fetch and build zxing-cpp 3.1.1 (below); Debian's libzxing-dev is 1.4
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # FFmpeg 5.1: video files and streams
     fonts-dejavu-core      # the real font generated scenes render their text lines with
     ffmpeg                 # tests serve live streams on 127.0.0.1 with it
