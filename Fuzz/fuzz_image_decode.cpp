@@ -1,4 +1,4 @@
-// libFuzzer target: corrupt and random image files through CB_Image_open (cv::imread: PNG, JPEG, BMP, WebP,
+// libFuzzer target: corrupt and random image files through CB_Image_open (header check, cv::imdecode: PNG, JPEG, BMP, WebP,
 // PNM, TIFF, ...) and then every analysis a decoded frame goes through. CB_Image_open takes a path, so each
 // input is written to one temp file per process; nothing is added to CBridge for the fuzzer.
 #include "FuzzInput.hpp"
@@ -49,11 +49,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fclose(file);
 
     CB_Image *image = nullptr;
-    const CB_Status status = CB_Image_open(path.c_str(), &image);
+    int truncated = -1;
+    // The command's default limit: the header is checked before anything is decoded.
+    const CB_Status status = CB_Image_open(path.c_str(), 100000000, &image, &truncated);
     if (status != CB_OK) {
         if (image != nullptr) __builtin_trap();  // a failed open must hand back nothing
         return 0;
     }
+    if (truncated != 0 && truncated != 1) __builtin_trap();
     const int width = CB_Image_width(image), height = CB_Image_height(image);
     if (width <= 0 || height <= 0) __builtin_trap();  // an opened image is never empty
     if (static_cast<long>(width) * height > maxAnalysedPixels) {
