@@ -17,10 +17,11 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CTesseract", path: "SystemLibraries/CTesseract", pkgConfig: "tesseract"),
-        .systemLibrary(name: "CZXing", path: "SystemLibraries/CZXing", pkgConfig: "zxing"),
+        // zxing-cpp 3.1.1, static, built from upstream's source by scripts/setup.sh (Debian 12 packages only 1.4).
+        .systemLibrary(name: "ZXingCpp", path: "SystemLibraries/ZXingCpp", pkgConfig: "livescan-zxing"),
         .target(
             name: "CBridge",
-            dependencies: ["CTesseract", "CZXing"],
+            dependencies: ["CTesseract", "ZXingCpp"],
             path: "CBridge",
             cxxSettings: [.unsafeFlags([openCVHeaders])],
             linkerSettings: (openCVModules + ffmpegLibraries).map { .linkedLibrary($0) }
@@ -31,7 +32,7 @@ let package = Package(
         // Synthetic scenes with exact ground truth, for the demo, the tests and the benchmarks.
         .target(
             name: "SceneRender",
-            dependencies: ["CZXing"],
+            dependencies: ["ZXingCpp"],
             path: "SceneRender",
             cxxSettings: [.unsafeFlags([openCVHeaders])],
             linkerSettings: (openCVModules + ["opencv_freetype", "m"]).map { .linkedLibrary($0) }

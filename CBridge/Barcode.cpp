@@ -4,136 +4,124 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <csetjmp>
-#include <cerrno>
-#include <csignal>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <mutex>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
-static_assert(CB_FORMAT_QRCODE == static_cast<int>(ZXing::BarcodeFormat::QRCode), "CB_Format mirrors zxing");
-static_assert(CB_FORMAT_MICROQRCODE == static_cast<int>(ZXing::BarcodeFormat::MicroQRCode), "CB_Format mirrors zxing");
-static_assert(CB_FORMAT_ALL == static_cast<int>(ZXing::BarcodeFormat::Any), "CB_Format mirrors zxing");
-
 namespace cbridge {
 
-ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate) {
-    ZXing::DecodeHints hints;
-    hints.setFormats(formats == 0 ? ZXing::BarcodeFormat::Any : static_cast<ZXing::BarcodeFormat>(formats));
-    hints.setTryHarder(tryHarder);
-    hints.setTryRotate(tryRotate);
-    // zxing-cpp 1.4.0 abort()s inside its downscaling on some 1080p multi-code frames (assertion
-    // `lineCount() == 1`, upstream issue 740). An abort cannot be caught: never enable it.
-    hints.setTryDownscale(false);
-    return hints;
-}
-
 namespace {
 
-// zxing-cpp 1.4.0 as Debian builds it keeps its assertions, and `Result::operator==` asserts
-// `lineCount() == 1` when it merges the rows of some linear symbols (DataBar above all; upstream issue
-// 740). assert() calls abort(), which would take the user's process down. While zxing runs, a SIGABRT
-// handler jumps back here instead; any other abort goes to the handler that was there before.
-// Jumping over zxing's frames leaks what they allocated: a few kilobytes, on a frame that already failed.
-thread_local sigjmp_buf *zxingAbortJump = nullptr;
-struct sigaction previousAbortAction;
+using ZXing::BarcodeFormat;
 
-void onAbort(int signal) {
-    if (zxingAbortJump != nullptr) {
-        siglongjmp(*zxingAbortJump, 1);
+struct FlagFormat {
+    int flag;
+    BarcodeFormat format;
+};
+
+/// What each CB_Format flag reads: its zxing-cpp 3 symbology, less the variants LiveScan has a flag of their own
+/// for (Micro QR within QR Code; EAN-8, UPC-A, UPC-E within EAN/UPC; DataBar Expanded within DataBar). Not read:
+/// Telepen, DX film edge and stand-alone EAN-2/EAN-5, which LiveScan has no symbology for.
+constexpr FlagFormat readFormats[] = {
+    {CB_FORMAT_AZTEC, BarcodeFormat::Aztec},  // Aztec Code and Aztec Rune
+    {CB_FORMAT_CODABAR, BarcodeFormat::Codabar},
+    {CB_FORMAT_CODE39, BarcodeFormat::Code39},  // standard, full ASCII, Code 32, PZN
+    {CB_FORMAT_CODE93, BarcodeFormat::Code93},
+    {CB_FORMAT_CODE128, BarcodeFormat::Code128},
+    {CB_FORMAT_DATABAR, BarcodeFormat::DataBarOmni},
+    {CB_FORMAT_DATABAR, BarcodeFormat::DataBarStk},
+    {CB_FORMAT_DATABAR, BarcodeFormat::DataBarStkOmni},
+    {CB_FORMAT_DATABAR, BarcodeFormat::DataBarLtd},
+    {CB_FORMAT_DATABAR_EXPANDED, BarcodeFormat::DataBarExp},
+    {CB_FORMAT_DATABAR_EXPANDED, BarcodeFormat::DataBarExpStk},
+    {CB_FORMAT_DATAMATRIX, BarcodeFormat::DataMatrix},
+    {CB_FORMAT_EAN8, BarcodeFormat::EAN8},
+    {CB_FORMAT_EAN13, BarcodeFormat::EAN13},
+    {CB_FORMAT_ITF, BarcodeFormat::ITF},  // and ITF-14
+    {CB_FORMAT_MAXICODE, BarcodeFormat::MaxiCode},
+    {CB_FORMAT_PDF417, BarcodeFormat::PDF417},  // and Compact PDF417, MicroPDF417
+    {CB_FORMAT_QRCODE, BarcodeFormat::QRCodeModel1},
+    {CB_FORMAT_QRCODE, BarcodeFormat::QRCodeModel2},
+    {CB_FORMAT_QRCODE, BarcodeFormat::RMQRCode},
+    {CB_FORMAT_UPCA, BarcodeFormat::UPCA},
+    {CB_FORMAT_UPCE, BarcodeFormat::UPCE},
+    {CB_FORMAT_MICROQRCODE, BarcodeFormat::MicroQRCode},
+};
+
+constexpr int flagsRead() {
+    int flags = 0;
+    for (const auto &entry : readFormats) {
+        flags |= entry.flag;
     }
-    sigaction(SIGABRT, &previousAbortAction, nullptr);
-    raise(signal);
+    return flags;
 }
-
-void installAbortGuard() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        struct sigaction action {};
-        action.sa_handler = onAbort;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_NODEFER;
-        sigaction(SIGABRT, &action, &previousAbortAction);
-    });
-}
+static_assert(flagsRead() == CB_FORMAT_ALL, "every CB_Format flag reads some zxing-cpp format");
 
 }  // namespace
 
-// The same bug, caught one step earlier and quietly: this definition takes the place of glibc's for
-// libZXing (the executable's symbols come first), so a failed zxing assertion jumps back without the
-// "Assertion failed" line on stderr. Any other assertion is reported and aborts exactly as glibc does.
-extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line,
-                                           const char *function) noexcept {
-    if (zxingAbortJump != nullptr) {
-        siglongjmp(*zxingAbortJump, 1);
+ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert) {
+    const int wanted = formats == 0 ? CB_FORMAT_ALL : formats;
+    std::vector<BarcodeFormat> zxingFormats;
+    for (const auto &entry : readFormats) {
+        if ((wanted & entry.flag) != 0) {
+            zxingFormats.push_back(entry.format);
+        }
     }
-    std::fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name, file, line,
-                 function != nullptr ? function : "", function != nullptr ? ": " : "", assertion);
-    std::abort();
+    ZXing::ReaderOptions options;
+    options.setFormats(ZXing::BarcodeFormats(std::move(zxingFormats)));
+    options.setTryHarder(tryHarder);
+    options.setTryRotate(tryRotate);
+    options.setTryInvert(tryInvert);
+    // Its own image pyramid reads 3 more of the corpora's 1,372 codes and costs 2-4 ms more a 720p frame (25 %
+    // at balanced); CBridge downscales frames above max_dimension itself.
+    options.setTryDownscale(false);
+    // The decoded text itself (ECI / character set applied), as 1.4 gave it: not the default HRI, which
+    // rewrites GS1 element strings as "(01)..." and escapes control characters in binary payloads.
+    options.setTextMode(ZXing::TextMode::Plain);
+    // An EAN-2/EAN-5 add-on next to an EAN/UPC symbol is read with it: its digits follow the main ones.
+    options.setEanAddOnSymbol(ZXing::EanAddOnSymbol::Read);
+    return options;
 }
 
-namespace {
-
-/// ReadBarcodes, or false when zxing-cpp aborted inside it (`results` is then left untouched).
-bool readGuarded(const ZXing::ImageView &view, const ZXing::DecodeHints &hints, ZXing::Results &results) {
-    installAbortGuard();
-    sigjmp_buf jump;
-    if (sigsetjmp(jump, 1) != 0) {
-        zxingAbortJump = nullptr;
-        return false;
+int formatFlag(const ZXing::Barcode &result) {
+    const BarcodeFormat format = result.format();
+    switch (ZXing::Symbology(format)) {
+    case BarcodeFormat::Aztec: return CB_FORMAT_AZTEC;
+    case BarcodeFormat::Codabar: return CB_FORMAT_CODABAR;
+    case BarcodeFormat::Code39: return CB_FORMAT_CODE39;
+    case BarcodeFormat::Code93: return CB_FORMAT_CODE93;
+    case BarcodeFormat::Code128: return CB_FORMAT_CODE128;
+    case BarcodeFormat::DataBar:
+        return format == BarcodeFormat::DataBarExp || format == BarcodeFormat::DataBarExpStk
+                   ? CB_FORMAT_DATABAR_EXPANDED
+                   : CB_FORMAT_DATABAR;
+    case BarcodeFormat::DataMatrix: return CB_FORMAT_DATAMATRIX;
+    case BarcodeFormat::EANUPC:
+        switch (format) {
+        case BarcodeFormat::EAN8: return CB_FORMAT_EAN8;
+        case BarcodeFormat::EAN13:
+        case BarcodeFormat::ISBN: return CB_FORMAT_EAN13;
+        case BarcodeFormat::UPCA: return CB_FORMAT_UPCA;
+        case BarcodeFormat::UPCE: return CB_FORMAT_UPCE;
+        default: return CB_FORMAT_NONE;  // a stand-alone add-on
+        }
+    case BarcodeFormat::ITF: return CB_FORMAT_ITF;
+    case BarcodeFormat::MaxiCode: return CB_FORMAT_MAXICODE;
+    case BarcodeFormat::PDF417: return CB_FORMAT_PDF417;
+    case BarcodeFormat::QRCode: return format == BarcodeFormat::MicroQRCode ? CB_FORMAT_MICROQRCODE : CB_FORMAT_QRCODE;
+    default: return CB_FORMAT_NONE;
     }
-    zxingAbortJump = &jump;
-    ZXing::Results found = ZXing::ReadBarcodes(view, hints);
-    zxingAbortJump = nullptr;
-    results = std::move(found);
-    return true;
 }
 
-}  // namespace
-
-ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints) {
+ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &options) {
     CV_Assert(gray.type() == CV_8UC1);  // rows may be a region's: the view takes their stride
     const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum,
                                 static_cast<int>(gray.step));
-    // After an abort the same symbol is usually still in view: read the safe way for a while rather
-    // than abort (and leak, about 1.5 KB) on every frame.
-    static std::atomic<int> safeReadsLeft{0};
-    ZXing::Results results;
-    if (safeReadsLeft.load() <= 0) {
-        if (readGuarded(view, hints, results)) {
-            return results;
-        }
-        safeReadsLeft = 300;
-    } else {
-        --safeReadsLeft;
-    }
-    // The abort comes from merging rows of one symbol: stopping at the first symbol found never merges.
-    // Read again without DataBar (the usual culprit), then DataBar alone, one symbol at most.
-    int formats = 0;
-    for (const auto format : hints.formats()) {
-        formats |= static_cast<int>(format);
-    }
-    formats = formats == 0 ? CB_FORMAT_ALL : formats;
-    const int dataBar = CB_FORMAT_DATABAR | CB_FORMAT_DATABAR_EXPANDED;
-    ZXing::DecodeHints others = hints;
-    others.setFormats(static_cast<ZXing::BarcodeFormat>(formats & ~dataBar));
-    if (!others.formats().empty()) {
-        readGuarded(view, others, results);
-    }
-    ZXing::DecodeHints single = hints;
-    single.setFormats(static_cast<ZXing::BarcodeFormat>(formats & dataBar));
-    single.setMaxNumberOfSymbols(1);
-    ZXing::Results dataBarResults;
-    if (!single.formats().empty() && readGuarded(view, single, dataBarResults)) {
-        results.insert(results.end(), dataBarResults.begin(), dataBarResults.end());
-    }
-    return results;
+    return ZXing::ReadBarcodes(view, options);
 }
 
 /// Second chances for QR codes, for frames where the plain read found none; stops at the first step that
@@ -143,16 +131,17 @@ ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints
 ///  2. Images whose long side is at most 640 px only: `gray` doubled (INTER_CUBIC), read with the
 ///     GlobalHistogram binarizer: modules a few pixels wide are too fine for LocalAverage's 8x8 blocks
 ///     (small images, curved codes). Costs 4-9 ms on a 640x480 frame; skipped above that (7-21 ms at 720p).
-/// Only QRCode is looked for (the caller's tryHarder / tryRotate are kept). Never throws: a failure is "not found".
-std::vector<std::pair<ZXing::Result, double>> readQRFallbacks(const cv::Mat &gray, ZXing::DecodeHints hints) noexcept {
+/// Only QR Code is looked for (the caller's other knobs are kept). Never throws: a failure is "not found".
+std::vector<std::pair<ZXing::Barcode, double>> readQRFallbacks(const cv::Mat &gray,
+                                                                const ZXing::ReaderOptions &caller) noexcept {
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
-    std::vector<std::pair<ZXing::Result, double>> found;
+    std::vector<std::pair<ZXing::Barcode, double>> found;
     try {
-        hints.setFormats(ZXing::BarcodeFormat::QRCode);
-        hints.setTryDownscale(false);
-        const auto take = [&](const cv::Mat &image, const ZXing::DecodeHints &stepHints, double toGray) {
-            for (auto &result : readBarcodes(image, stepHints)) {
-                if (result.isValid() && result.format() == ZXing::BarcodeFormat::QRCode) {
+        ZXing::ReaderOptions options = readerOptions(CB_FORMAT_QRCODE, caller.tryHarder(), caller.tryRotate(),
+                                                     caller.tryInvert());
+        const auto take = [&](const cv::Mat &image, const ZXing::ReaderOptions &stepOptions, double toGray) {
+            for (auto &result : readBarcodes(image, stepOptions)) {
+                if (result.isValid() && formatFlag(result) == CB_FORMAT_QRCODE) {
                     found.emplace_back(std::move(result), toGray);
                 }
             }
@@ -161,14 +150,14 @@ std::vector<std::pair<ZXing::Result, double>> readQRFallbacks(const cv::Mat &gra
         if (std::min(gray.cols, gray.rows) >= minShortSideToHalve) {
             cv::Mat half;
             cv::resize(gray, half, cv::Size((gray.cols + 1) / 2, (gray.rows + 1) / 2), 0, 0, cv::INTER_AREA);
-            if (take(half, hints, static_cast<double>(gray.cols) / half.cols)) {
+            if (take(half, options, static_cast<double>(gray.cols) / half.cols)) {
                 return found;
             }
         }
         if (std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
             cv::Mat twice;
             cv::resize(gray, twice, cv::Size(gray.cols * 2, gray.rows * 2), 0, 0, cv::INTER_CUBIC);
-            ZXing::DecodeHints histogram = hints;
+            ZXing::ReaderOptions histogram = options;
             histogram.setBinarizer(ZXing::Binarizer::GlobalHistogram);
             take(twice, histogram, 0.5);
         }
@@ -194,9 +183,39 @@ void BarcodeList::translate(float dx, float dy) {
     }
 }
 
-void BarcodeList::append(const ZXing::Result &result, double scale, const CB_Quad *quadOverride) {
+void BarcodeList::append(const ZXing::Barcode &result, double scale, const CB_Quad *quadOverride) {
+    int format = formatFlag(result);
+    std::string text = result.text();
+    std::vector<uint8_t> bytes = result.bytes();
+    std::string identifier = result.symbologyIdentifier();
+    const bool eanUPC = ZXing::Symbology(result.format()) == ZXing::BarcodeFormat::EANUPC;
+    // zxing-cpp 3 gives UPC-A and UPC-E as the 13 digits of the EAN-13 they equal (ISO/IEC 15420's content for
+    // ]E0); LiveScan reports the digits printed, as 1.4 did: UPC-A's 12, UPC-E's 8 (then any add-on's).
+    const bool leadingZero = !text.empty() && text.front() == '0';
+    if (format == CB_FORMAT_EAN13 && leadingZero && (wanted & CB_FORMAT_UPCA) != 0) {
+        format = CB_FORMAT_UPCA;
+    }
+    if (format == CB_FORMAT_UPCA && leadingZero && text.size() >= 13) {
+        text.erase(0, 1);
+    } else if (format == CB_FORMAT_UPCE && !result.extra(ZXing::BarcodeExtra::UPCE).empty()) {
+        text = result.extra(ZXing::BarcodeExtra::UPCE) + result.extra(ZXing::BarcodeExtra::EanAddOn);
+    }
+    // Add-ons are kept with EAN-13 and UPC-A (books, periodicals). Every one zxing-cpp found next to a UPC-E on
+    // the corpora was false (15 images: print beside the bars), and ISO/IEC 15420 gives EAN-8 none.
+    const std::string addOn = result.extra(ZXing::BarcodeExtra::EanAddOn);
+    if (!addOn.empty() && (format == CB_FORMAT_UPCE || format == CB_FORMAT_EAN8) && text.size() > addOn.size()) {
+        text.erase(text.size() - addOn.size());
+        identifier = format == CB_FORMAT_EAN8 ? "]E4" : "]E0";
+    }
+    if (eanUPC) {
+        bytes.assign(text.begin(), text.end());  // EAN/UPC payloads are their digits
+    }
+    if ((format & wanted) == 0) {
+        return;  // not asked for
+    }
+
     CB_Barcode barcode{};
-    barcode.format = static_cast<int>(result.format());
+    barcode.format = format;
     barcode.sequence_index = result.sequenceSize() > 0 ? result.sequenceIndex() : -1;
     barcode.sequence_size = std::max(result.sequenceSize(), 0);
     if (quadOverride != nullptr) {
@@ -210,19 +229,17 @@ void BarcodeList::append(const ZXing::Result &result, double scale, const CB_Qua
             barcode.quad.y[corner] = static_cast<float>(corners[corner].y * scale);
         }
     }
-    std::strncpy(barcode.symbology_identifier, result.symbologyIdentifier().c_str(),
-                 sizeof(barcode.symbology_identifier) - 1);
+    std::strncpy(barcode.symbology_identifier, identifier.c_str(), sizeof(barcode.symbology_identifier) - 1);
     barcodes.push_back(barcode);  // owned from here on, so the allocations below cannot leak
     auto &owned = barcodes.back();
-    const auto &bytes = result.bytes();
     owned.bytes = static_cast<uint8_t *>(std::malloc(std::max<size_t>(bytes.size(), 1)));
     if (owned.bytes == nullptr) {
         throw std::bad_alloc();
     }
     std::copy(bytes.begin(), bytes.end(), owned.bytes);
     owned.byte_count = bytes.size();
-    owned.text = copyString(result.text());
-    owned.text_length = result.text().size();
+    owned.text = copyString(text);
+    owned.text_length = text.size();
 }
 
 CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
@@ -245,9 +262,9 @@ CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
 /// Appends the valid results, a complete structured-append sequence (every part in this image, one id)
 /// as one barcode: its content is the parts' in order and its quad the smallest rectangle around all of
 /// them. Parts of an incomplete sequence stay separate barcodes, as zxing-cpp read them.
-void appendMergingSequences(const ZXing::Results &results, double scale, BarcodeList &barcodes) {
+void appendMergingSequences(const ZXing::Barcodes &results, double scale, BarcodeList &barcodes) {
     using SequenceKey = std::tuple<int, std::string, int>;  // format, id, size
-    std::map<SequenceKey, std::map<int, const ZXing::Result *>> sequences;  // parts by index, one each
+    std::map<SequenceKey, std::map<int, const ZXing::Barcode *>> sequences;  // parts by index, one each
     for (const auto &result : results) {
         if (!result.isValid()) {
             continue;
@@ -263,25 +280,25 @@ void appendMergingSequences(const ZXing::Results &results, double scale, Barcode
         const int size = std::get<2>(key);
         const bool complete = static_cast<int>(parts.size()) == size && parts.begin()->first == 0 &&
                               parts.rbegin()->first == size - 1;
-        ZXing::Result merged;
-        if (complete) {
-            ZXing::Results ordered;
-            for (const auto &[index, part] : parts) {
-                ordered.push_back(*part);
-            }
-            merged = ZXing::MergeStructuredAppendSequence(ordered);
-        }
-        if (!merged.isValid()) {
+        if (!complete) {
             for (const auto &[index, part] : parts) {
                 barcodes.append(*part, scale);
             }
             continue;
         }
+        // The corners first: MergeStructuredAppendSequence writes its result through the first part's data
+        // (zxing-cpp 3.1.1's Barcode copies share it), clearing that part's position.
         std::vector<cv::Point2f> corners;
+        ZXing::Barcodes inOrder;
         for (const auto &[index, part] : parts) {
             for (const auto &corner : part->position()) {
                 corners.emplace_back(static_cast<float>(corner.x * scale), static_cast<float>(corner.y * scale));
             }
+            inOrder.push_back(*part);
+        }
+        const ZXing::Barcode merged = ZXing::MergeStructuredAppendSequence(inOrder);
+        if (!merged.isValid()) {
+            continue;  // only for parts of different ids or sizes, which the grouping above rules out
         }
         cv::Point2f box[4];
         cv::minAreaRect(corners).points(box);
@@ -327,33 +344,17 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         scale = static_cast<double>(longSide) / options->max_dimension;
         gray = cbridge::resized(gray, 1 / scale, cv::INTER_AREA);
     }
-    const auto hints = cbridge::decodeHints(options->formats, options->try_harder != 0, options->try_rotate != 0);
-    cbridge::BarcodeList barcodes;
-    ZXing::Results results = cbridge::readBarcodes(gray, hints);
-    const int matrixFormats = CB_FORMAT_QRCODE | CB_FORMAT_MICROQRCODE | CB_FORMAT_DATAMATRIX | CB_FORMAT_AZTEC;
     const int wanted = options->formats == 0 ? CB_FORMAT_ALL : options->formats;
-    if (options->try_inverted != 0 && (wanted & matrixFormats) != 0) {
-        // zxing-cpp 1.4 has no tryInvert (2.x has): read the negative for light-on-dark 2-D codes and keep
-        // what the positive did not already give.
-        cv::Mat negative;
-        cv::bitwise_not(gray, negative);
-        const auto inverseHints = cbridge::decodeHints(wanted & matrixFormats, options->try_harder != 0,
-                                                       options->try_rotate != 0);
-        for (auto &result : cbridge::readBarcodes(negative, inverseHints)) {
-            const bool known = std::any_of(results.begin(), results.end(), [&](const ZXing::Result &found) {
-                return found.isValid() && found.bytes() == result.bytes() && found.format() == result.format();
-            });
-            if (result.isValid() && !known) {
-                results.push_back(std::move(result));
-            }
-        }
-    }
-    cbridge::appendMergingSequences(results, scale, barcodes);
-    const bool foundQR = std::any_of(results.begin(), results.end(), [](const ZXing::Result &result) {
-        return result.isValid() && result.format() == ZXing::BarcodeFormat::QRCode;
+    const auto zxingOptions = cbridge::readerOptions(wanted, options->try_harder != 0, options->try_rotate != 0,
+                                                     options->try_inverted != 0);
+    cbridge::BarcodeList barcodes(wanted);
+    const ZXing::Barcodes results = cbridge::readBarcodes(gray, zxingOptions);
+    const bool foundQR = std::any_of(results.begin(), results.end(), [](const ZXing::Barcode &result) {
+        return result.isValid() && cbridge::formatFlag(result) == CB_FORMAT_QRCODE;
     });
+    cbridge::appendMergingSequences(results, scale, barcodes);
     if ((wanted & CB_FORMAT_QRCODE) != 0 && !foundQR && options->try_harder != 0) {
-        for (const auto &[result, toGray] : cbridge::readQRFallbacks(gray, hints)) {
+        for (const auto &[result, toGray] : cbridge::readQRFallbacks(gray, zxingOptions)) {
             barcodes.append(result, scale * toGray);
         }
     }

@@ -3,7 +3,6 @@
 
 #include "Internal.hpp"
 
-#define ZX_USE_UTF8
 #include <ZXing/ReadBarcode.h>
 
 #include <vector>
@@ -13,12 +12,14 @@ namespace cbridge {
 /// Owns CB_Barcodes while they are collected, so an exception half-way leaks nothing.
 class BarcodeList {
 public:
-    BarcodeList() = default;
+    /// `wantedFormats`: the CB_Format flags asked for (never 0); they decide UPC-A against EAN-13, and results
+    /// of any other format are dropped.
+    explicit BarcodeList(int wantedFormats) : wanted(wantedFormats) {}
     BarcodeList(const BarcodeList &) = delete;
     BarcodeList &operator=(const BarcodeList &) = delete;
     ~BarcodeList();
 
-    void append(const ZXing::Result &result, double scale, const CB_Quad *quadOverride = nullptr);
+    void append(const ZXing::Barcode &result, double scale, const CB_Quad *quadOverride = nullptr);
     /// Moves every quad by (dx, dy): from a region's pixels to the whole image's.
     void translate(float dx, float dy);
     bool empty() const { return barcodes.empty(); }
@@ -26,10 +27,14 @@ public:
     CB_Status release(CB_Barcode **out_barcodes, size_t *out_count);
 
 private:
+    int wanted;
     std::vector<CB_Barcode> barcodes;
 };
 
-ZXing::DecodeHints decodeHints(int formats, bool tryHarder, bool tryRotate);
-ZXing::Results readBarcodes(const cv::Mat &gray, const ZXing::DecodeHints &hints);
+/// zxing-cpp's options for these CB_Format flags (0: all) and knobs; see CB_BarcodeOptions.
+ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert);
+/// The CB_Format flag a result is reported as, CB_FORMAT_NONE for a format LiveScan does not ask for.
+int formatFlag(const ZXing::Barcode &result);
+ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &options);
 
 }  // namespace cbridge

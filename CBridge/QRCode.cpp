@@ -22,8 +22,8 @@ extern "C" CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode *
     constexpr float side = 330, margin = 40;
     const cv::Point2f upright[4] = {{margin, margin}, {margin + side, margin}, {margin + side, margin + side},
                                     {margin, margin + side}};
-    const auto hints = cbridge::decodeHints(CB_FORMAT_QRCODE, true, false);
-    cbridge::BarcodeList barcodes;
+    const auto options = cbridge::readerOptions(CB_FORMAT_QRCODE, true, false, false);
+    cbridge::BarcodeList barcodes(CB_FORMAT_QRCODE);
     for (size_t first = 0; first < corners.size(); first += 4) {
         const cv::Mat transform = cv::getPerspectiveTransform(&corners[first], upright);
         cv::Mat square;
@@ -34,7 +34,7 @@ extern "C" CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode *
             quad.x[corner] = corners[first + corner].x;
             quad.y[corner] = corners[first + corner].y;
         }
-        for (const auto &result : cbridge::readBarcodes(square, hints)) {
+        for (const auto &result : cbridge::readBarcodes(square, options)) {
             if (result.isValid()) {
                 barcodes.append(result, 1, &quad);
                 break;

@@ -1,8 +1,7 @@
-// Barcodes: encoded once by zxing-cpp 1.4's MultiFormatWriter at one pixel per module, then warped onto
+// Barcodes: encoded once by zxing-cpp 3's legacy MultiFormatWriter at one pixel per module, then warped onto
 // the canvas per frame.
 #include "Internal.hpp"
 
-#define ZX_USE_UTF8
 #include <ZXing/BarcodeFormat.h>
 #include <ZXing/BitMatrix.h>
 #include <ZXing/MultiFormatWriter.h>
@@ -24,7 +23,7 @@ struct SR_Barcode {
 
 namespace {
 
-/// Formats zxing-cpp 1.4's MultiFormatWriter can encode; it throws for the others.
+/// Formats zxing-cpp's MultiFormatWriter can encode; it throws for the others.
 constexpr int writableFormats = SR_FORMAT_AZTEC | SR_FORMAT_CODABAR | SR_FORMAT_CODE39 | SR_FORMAT_CODE93 |
                                 SR_FORMAT_CODE128 | SR_FORMAT_DATAMATRIX | SR_FORMAT_EAN8 | SR_FORMAT_EAN13 |
                                 SR_FORMAT_ITF | SR_FORMAT_PDF417 | SR_FORMAT_QRCODE | SR_FORMAT_UPCA | SR_FORMAT_UPCE;
@@ -38,6 +37,30 @@ bool isSingleFormat(int format) {
 
 double distance(const cv::Point2d &a, const cv::Point2d &b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
+/// zxing-cpp 3's format for one SR_Format flag (its formats are no longer bit flags).
+ZXing::BarcodeFormat zxingFormat(int format) {
+    switch (format) {
+    case SR_FORMAT_AZTEC: return ZXing::BarcodeFormat::Aztec;
+    case SR_FORMAT_CODABAR: return ZXing::BarcodeFormat::Codabar;
+    case SR_FORMAT_CODE39: return ZXing::BarcodeFormat::Code39;
+    case SR_FORMAT_CODE93: return ZXing::BarcodeFormat::Code93;
+    case SR_FORMAT_CODE128: return ZXing::BarcodeFormat::Code128;
+    case SR_FORMAT_DATABAR: return ZXing::BarcodeFormat::DataBar;
+    case SR_FORMAT_DATABAR_EXPANDED: return ZXing::BarcodeFormat::DataBarExp;
+    case SR_FORMAT_DATAMATRIX: return ZXing::BarcodeFormat::DataMatrix;
+    case SR_FORMAT_EAN8: return ZXing::BarcodeFormat::EAN8;
+    case SR_FORMAT_EAN13: return ZXing::BarcodeFormat::EAN13;
+    case SR_FORMAT_ITF: return ZXing::BarcodeFormat::ITF;
+    case SR_FORMAT_MAXICODE: return ZXing::BarcodeFormat::MaxiCode;
+    case SR_FORMAT_PDF417: return ZXing::BarcodeFormat::PDF417;
+    case SR_FORMAT_QRCODE: return ZXing::BarcodeFormat::QRCode;
+    case SR_FORMAT_UPCA: return ZXing::BarcodeFormat::UPCA;
+    case SR_FORMAT_UPCE: return ZXing::BarcodeFormat::UPCE;
+    case SR_FORMAT_MICROQRCODE: return ZXing::BarcodeFormat::MicroQRCode;
+    default: return ZXing::BarcodeFormat::None;
+    }
+}
+
 }  // namespace
 
 extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, size_t length,
@@ -47,15 +70,17 @@ extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, siz
     *out_barcode = nullptr;
     SR_REQUIRE(isSingleFormat(format), "SR_Barcode_new: format must be exactly one SR_Format value");
     if ((format & writableFormats) == 0) {
-        const char *name = ZXing::ToString(static_cast<ZXing::BarcodeFormat>(format));
-        return fail(SR_UNSUPPORTED, std::string("zxing-cpp 1.4 cannot encode ") + name);
+        return fail(SR_UNSUPPORTED, "zxing-cpp's writer cannot encode " + ZXing::ToString(zxingFormat(format)));
     }
     ZXing::BitMatrix matrix;
     try {
         // Width and height 0 with margin 0: the smallest rendering, one pixel per module, no quiet zone.
-        matrix = ZXing::MultiFormatWriter(static_cast<ZXing::BarcodeFormat>(format))
-                     .setMargin(0)
-                     .encode(std::string(utf8_text, length), 0, 0);
+        // MultiFormatWriter is deprecated in zxing-cpp 3 for CreateBarcode(), whose writer is zint (not built,
+        // see scripts/setup.sh) or, without it, this same MultiFormatWriter behind a UTF-8 ECI for non-ASCII text.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        matrix = ZXing::MultiFormatWriter(zxingFormat(format)).setMargin(0).encode(std::string(utf8_text, length), 0, 0);
+#pragma GCC diagnostic pop
     } catch (const std::invalid_argument &error) {
         return fail(SR_INVALID_ARGUMENT, "cannot encode '" + std::string(utf8_text, length) + "': " + error.what());
     }

@@ -32,7 +32,9 @@ self="$root/scripts/fuzz.sh"
 out=.build/fuzz
 started=$SECONDS
 
-# ---- Debian's clang and its libFuzzer/sanitizer runtimes, only if missing ---------------------------------
+# ---- What LiveScan builds with (zxing-cpp 3.1.1 among it), then Debian's clang and its libFuzzer/sanitizer
+# runtimes, only if missing ----------------------------------------------------------------------------------
+bash "$(dirname "$0")/setup.sh"
 bash "$(dirname "$0")/setup.sh" clang libclang-rt-14-dev
 # By full path: the Swift toolchain's own clang usually comes first in PATH.
 cxx=/usr/bin/clang++
@@ -45,11 +47,11 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # Swift's own backtracer (swift-backtrace) deadlocks under ASan when a Swift runtime check traps; libFuzzer
 # prints the stack and writes the reproducer itself.
 export SWIFT_BACKTRACE=enable=no
-# Leaks are findings, except the one CBridge makes on purpose when zxing-cpp aborts (see the file).
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Fuzz/lsan.supp:print_suppressions=0}
+# Leaks are findings.
 
-read -r -a pkg_cflags <<<"$(pkg-config --cflags tesseract zxing)"
-read -r -a pkg_libs <<<"$(pkg-config --libs tesseract zxing)"
+# livescan-zxing: zxing-cpp 3.1.1 as scripts/setup.sh built it (a static libZXing.a), never Debian's 1.4.
+read -r -a pkg_cflags <<<"$(pkg-config --cflags tesseract livescan-zxing)"
+read -r -a pkg_libs <<<"$(pkg-config --libs tesseract livescan-zxing)"
 includes=(-I CBridge/include -I CBridge -I/usr/include/opencv4 "${pkg_cflags[@]}")
 libs=(-lopencv_core -lopencv_imgproc -lopencv_imgcodecs -lopencv_videoio -lopencv_objdetect -lavformat -lavcodec -lavutil -lswscale "${pkg_libs[@]}")
 sanitize=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)

@@ -8,7 +8,8 @@ Conventions (see ../shared/corpus/*/MANIFEST.md):
     when either equals it (after `canonical`): `.txt` holds the decoded *text* (e.g. Shift-JIS turned into
     UTF-8), `.bin` the raw bytes.
   * `canonical` only bridges the two corpora's spelling of the same payload: EAN/UPC in 13-digit EAN-13 form
-    (UPC-E expanded), Codabar without its start/stop letters. Nothing else is normalised.
+    (UPC-E expanded; an add-on's digits follow), Codabar without its start/stop letters. Nothing else is
+    normalised.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ LIVESCAN_BARCODES = ("qr,microqr,datamatrix,aztec,pdf417,maxicode,ean13,ean8,upc
                      "codabar,itf,databar,databar-expanded")
 
 # Folder format (zxing-cpp's BarcodeFormat names, as in expected_pass_counts.json) -> tools.
-# zxing-cpp 1.4 has no DXFilmEdge, Telepen, rMQR, MicroPDF417 or DataBar Limited reader.
+# zxing-cpp 1.4 (ZXingReader) has no DXFilmEdge, Telepen, rMQR, MicroPDF417 or DataBar Limited reader; LiveScan
+# (zxing-cpp 3.1) reads DataBar Limited as `databar`, MicroPDF417 as `pdf417` and rMQR as `qr`, their
+# symbologies, and has no name for DX film edge or Telepen.
 FORMATS: dict[str, FormatSupport] = {
     "Aztec": FormatSupport("aztec", "Aztec", None),
     "Codabar": FormatSupport("codabar", "Codabar", ("codabar",)),
@@ -52,18 +55,18 @@ FORMATS: dict[str, FormatSupport] = {
     "DataBarStk": FormatSupport("databar", "DataBar", ("databar",)),
     "DataBarExp": FormatSupport("databar-expanded", "DataBarExpanded", ("databar-exp",)),
     "DataBarExpStk": FormatSupport("databar-expanded", "DataBarExpanded", ("databar-exp",)),
-    "DataBarLtd": FormatSupport(None, None, None),
+    "DataBarLtd": FormatSupport("databar", None, None),
     "DataMatrix": FormatSupport("datamatrix", "DataMatrix", None),
     "DXFilmEdge": FormatSupport(None, None, None),
     "EAN8": FormatSupport("ean8", "EAN-8", ("ean8",)),
     "EAN13": FormatSupport("ean13", "EAN-13", ("ean13",)),
     "ITF": FormatSupport("itf", "ITF", ("i25",)),
     "MaxiCode": FormatSupport("maxicode", "MaxiCode", None),
-    "MicroPDF417": FormatSupport(None, None, None),
+    "MicroPDF417": FormatSupport("pdf417", None, None),
     "MicroQRCode": FormatSupport("microqr", "MicroQRCode", None),
     "PDF417": FormatSupport("pdf417", "PDF417", None),   # zbar 0.23's PDF417 decoder returns nothing
     "QRCode": FormatSupport("qr", "QRCode", ("qrcode",)),
-    "RMQRCode": FormatSupport(None, None, None),
+    "RMQRCode": FormatSupport("qr", None, None),
     "Telepen": FormatSupport(None, None, None),
     "UPCA": FormatSupport("upca", "UPC-A", ("upca", "ean13")),
     "UPCE": FormatSupport("upce", "UPC-E", ("upce",)),
@@ -181,7 +184,7 @@ def canonical(folder_format: str | None, payload: bytes) -> bytes:
         digits = payload.decode("ascii")
         if folder_format == "UPCE" and len(digits) == 8:
             digits = expand_upce(digits)
-        if len(digits) == 12:
+        if len(digits) == 12 or (folder_format == "UPCA" and len(digits) in (14, 17)):   # UPC-A [+ add-on]
             digits = "0" + digits
         return digits.encode("ascii")
     if folder_format == "Codabar" and len(payload) >= 2 and payload[0] in _CODABAR_GUARDS \

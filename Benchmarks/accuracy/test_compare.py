@@ -36,6 +36,9 @@ class MatchingTests(unittest.TestCase):
         self.assertEqual(compare.expand_upce("05096893"), "050968000093")
         self.assertEqual(compare.canonical("UPCE", b"05096893"), b"0050968000093")
         self.assertEqual(compare.canonical("UPCA", b"890444000335"), b"0890444000335")
+        # With an add-on: UPC-A's 12 digits + 5 are the 13-digit EAN-13 form + 5.
+        self.assertEqual(compare.canonical("UPCA", b"02701100695102601"), b"002701100695102601")
+        self.assertEqual(compare.canonical("UPCA", b"002701100695102601"), b"002701100695102601")
         self.assertTrue(compare.matches(compare.Decode(text=b"0050968000093"), b"05096893", "UPCE"))
         self.assertFalse(compare.matches(compare.Decode(text=b"0050968000094"), b"05096893", "UPCE"))
         # EAN-8 payloads are never expanded.

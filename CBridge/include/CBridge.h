@@ -152,9 +152,15 @@ CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info);
  */
 CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, double *out_seconds);
 
-/* ---- Barcodes: zxing-cpp 1.4 ReadBarcodes ------------------------------------------------- */
+/* ---- Barcodes: zxing-cpp 3.1 ReadBarcodes ------------------------------------------------- */
 
-/** Bit flags equal to zxing-cpp's `BarcodeFormat`. */
+/**
+ * LiveScan's symbologies as bit flags (zxing-cpp 3's `BarcodeFormat` is no flag: symbology and variant ids).
+ * Each reads its zxing-cpp symbology, less the variants with a flag of their own: QR Code also Model 1 and
+ * rMQR, PDF417 also Compact PDF417 and MicroPDF417, Aztec also Aztec Rune, Code 39 also full ASCII, Code 32 and
+ * PZN, ITF also ITF-14, DataBar also DataBar Stacked and Limited (DataBar Expanded and Expanded Stacked:
+ * DATABAR_EXPANDED). Telepen and DX film edge are not read.
+ */
 typedef enum CB_Format {
     CB_FORMAT_NONE = 0,
     CB_FORMAT_AZTEC = 1 << 0,
@@ -179,21 +185,24 @@ typedef enum CB_Format {
 
 typedef struct CB_BarcodeOptions {
     int formats;        /* CB_Format flags; 0 means all */
-    int try_harder;     /* zxing DecodeHints::tryHarder; also QR second chances when no QR was read:
+    int try_harder;     /* zxing ReaderOptions::tryHarder; also QR second chances when no QR was read:
                            the image halved, then (images up to 640 px) doubled and binarised globally */
-    int try_rotate;     /* zxing DecodeHints::tryRotate */
-    int try_inverted;   /* also read the inverted picture for light-on-dark 2-D codes (zxing-cpp 1.4 cannot) */
+    int try_rotate;     /* zxing ReaderOptions::tryRotate */
+    int try_inverted;   /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
-                           zxing's own tryDownscale is always off: zxing-cpp 1.4.0 abort()s in it
-                           on some 1080p multi-code frames (upstream issue 740). */
+                           zxing's own tryDownscale stays off (it costs a quarter more time for 0.2 % more
+                           codes on the corpora). */
     CB_Rect region;     /* read only this part of the image (clipped to it); width or height 0 = all of it.
                            Quads stay in the whole image's pixels. */
 } CB_BarcodeOptions;
 
 typedef struct CB_Barcode {
-    int format;            /* one CB_Format */
-    char *text;            /* UTF-8 as zxing decoded it (ECI / charset applied), NUL-terminated; it may hold
-                              NUL bytes of its own (a binary payload): read `text_length` bytes */
+    int format;            /* one CB_Format; a UPC-A symbol is UPC-A when that was asked for, else EAN-13 */
+    char *text;            /* UTF-8 as zxing decoded it (ECI / charset applied; TextMode::Plain: GS1 keeps its
+                              GS separators), NUL-terminated; it may hold NUL bytes of its own (a binary
+                              payload): read `text_length` bytes. EAN/UPC: the digits printed (UPC-A 12, UPC-E 8,
+                              not zxing-cpp 3's 13-digit EAN form), then an EAN-13 or UPC-A's add-on digits, if
+                              any (symbology identifier ]E3); Codabar with its start/stop letters */
     size_t text_length;    /* bytes of `text`, without the terminating NUL */
     uint8_t *bytes;        /* the payload bytes, unchanged */
     size_t byte_count;
@@ -221,8 +230,8 @@ CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode **out_barcod
 
 /**
  * Where QR codes are, decoded or not (cv::QRCodeDetector::detectMulti, about 30 ms at 720p): for
- * guidance ("move closer") when a code is in view that nothing decoded. zxing-cpp 1.4's returnErrors
- * does not report 2-D symbols that fail to decode. Free with CB_Quads_free.
+ * guidance ("move closer") when a code is in view that nothing decoded: CB_Barcode_read reports only
+ * decoded symbols. Free with CB_Quads_free.
  */
 CB_Status CB_QR_locate(const CB_Image *image, CB_Quad **out_quads, size_t *out_count);
 void CB_Quads_free(CB_Quad *quads);

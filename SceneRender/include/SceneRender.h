@@ -1,7 +1,7 @@
 /*
  * SceneRender: drawing primitives for synthetic scenes with exact ground truth (videos are written
  * by LiveScan's own CB_VideoWriter).
- * OpenCV draws, zxing-cpp 1.4 encodes barcodes, FreeType (cv::freetype) renders text.
+ * OpenCV draws, zxing-cpp 3.1 (its legacy MultiFormatWriter) encodes barcodes, FreeType (cv::freetype) renders text.
  *
  * Ownership, stated once:
  *  - A handle made by `SR_X_new`/`SR_X_open`/`SR_X_clone` is released with `SR_X_delete`
@@ -33,7 +33,7 @@ extern "C" {
 typedef enum SR_Status {
     SR_OK = 0,
     SR_INVALID_ARGUMENT = 1, /* a NULL handle, a size out of range, contents a symbology cannot encode */
-    SR_UNSUPPORTED = 2,      /* zxing-cpp 1.4 has no writer for the format; no codec for the extension */
+    SR_UNSUPPORTED = 2,      /* zxing-cpp's writer has no encoder for the format; no codec for the extension */
     SR_IO_FAILED = 3,        /* a file could not be read, written or opened */
     SR_ENGINE_FAILED = 4     /* OpenCV, FreeType or zxing-cpp reported an error */
 } SR_Status;
@@ -103,9 +103,9 @@ SR_Status SR_Canvas_blur(SR_Canvas *canvas, double sigma);
 /** Adds zero-mean Gaussian noise of standard deviation `sigma` per channel (saturating). */
 SR_Status SR_Canvas_add_noise(SR_Canvas *canvas, double sigma, uint64_t seed);
 
-/* ---- Barcodes: zxing-cpp 1.4 MultiFormatWriter -------------------------------------------- */
+/* ---- Barcodes: zxing-cpp 3.1 MultiFormatWriter -------------------------------------------- */
 
-/** Bit values equal to zxing-cpp's `BarcodeFormat`. */
+/** Bit flags, the values of CBridge's CB_Format (zxing-cpp 3's `BarcodeFormat` is no flag; SceneRender maps it). */
 typedef enum SR_Format {
     SR_FORMAT_AZTEC = 1 << 0,
     SR_FORMAT_CODABAR = 1 << 1,
@@ -131,7 +131,7 @@ typedef struct SR_Barcode SR_Barcode;
 /**
  * Encodes the `length` bytes of `utf8_text` (which may hold NUL bytes) once, at one pixel per module and without
  * quiet zone.
- * SR_UNSUPPORTED for formats zxing-cpp 1.4 cannot write (Micro QR, MaxiCode, DataBar, DataBar
+ * SR_UNSUPPORTED for formats zxing-cpp's writer cannot write (Micro QR, MaxiCode, DataBar, DataBar
  * Expanded); SR_INVALID_ARGUMENT for contents the symbology cannot hold (e.g. letters in EAN-13).
  * EAN-13/EAN-8/UPC-A/UPC-E accept the digits without the check digit too; zxing appends it.
  */

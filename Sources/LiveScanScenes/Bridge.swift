@@ -4,7 +4,7 @@ internal import SceneRender
 public enum SceneError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The scene itself is wrong: overlapping items, a size out of range, contents a symbology cannot encode.
     case invalidScene(String)
-    /// zxing-cpp 1.4 cannot draw the symbology, or no codec writes the file extension.
+    /// zxing-cpp's writer cannot draw the symbology, or no codec writes the file extension.
     case unsupported(String)
     /// A file could not be read or written.
     case io(String)

@@ -1,7 +1,8 @@
 /// The named, deterministic scenes the demo, the tests and the tracking benchmark use. Every preset keeps QR modules
 /// at 4 px or more, 1-D narrow bars at 2 px or more, text ink at least 24 px tall, and no two items' footprints overlap
 /// (`SceneRenderer.layoutProblems()` is empty). Every visible code decodes with
-/// zxing-cpp 1.4 (tryDownscale off) on the still PNGs.
+/// zxing-cpp (1.4 when they were laid out, and 3.1) on the still PNGs; layouts stay as they were, so benchmark
+/// figures stay comparable.
 public enum ScenePreset: String, CaseIterable, Sendable {
     case demo
     case still720
@@ -99,8 +100,8 @@ public enum ScenePreset: String, CaseIterable, Sendable {
         Scene(
             name: "still1080", width: 1920, height: 1080, fps: 30, frameCount: 1, background: .paper,
             items: [
-                // zxing-cpp 1.4's ReadBarcodes returns at most one DataMatrix per frame, and only one crossing the
-                // frame's horizontal centre line: the single DataMatrix sits on the middle row.
+                // zxing-cpp 1.4's ReadBarcodes returned at most one DataMatrix per frame, and only one crossing the
+                // frame's horizontal centre line: the single DataMatrix sits on the middle row (3.1 reads several).
                 .barcode("qr-1", .qr, "https://example.com/1080/a", moduleSize: 6, at: point(240, 180)),
                 .barcode("ean13-1", .ean13, "4006381333931", moduleSize: 3, barHeight: 120, at: point(720, 180)),
                 .barcode("qr-2", .qr, "small QR 1080", moduleSize: 4, at: point(1200, 180)),
@@ -145,8 +146,8 @@ public enum ScenePreset: String, CaseIterable, Sendable {
                 // Leaves over the right edge, roughly frames 100...280.
                 .barcode("code128-1", .code128, "LEAVING-RIGHT", moduleSize: 2.5, barHeight: 70,
                          at: point(800, 660), velocity: velocity(2.5, 0)),
-                // Enters from the left edge in the bottom band. (Not Code 39: zxing-cpp 1.4 reads its own writer's
-                // 1:2 wide-to-narrow Code 39 unreliably once noise and blur are added.)
+                // Enters from the left edge in the bottom band. (Not Code 39: zxing-cpp 1.4 read its own writer's
+                // 1:2 wide-to-narrow Code 39 unreliably once noise and blur were added.)
                 .barcode("ean8-1", .ean8, "96385074", moduleSize: 3, barHeight: 70, at: point(-150, 660),
                          velocity: velocity(1.5, 0)),
             ],
@@ -186,7 +187,7 @@ public enum ScenePreset: String, CaseIterable, Sendable {
                       velocity: velocity(0.1, 0)),
                 .barcode("qr-1", .qr, "https://example.com/mixed/1", moduleSize: 5, at: point(180, 200),
                          velocity: velocity(0.3, 0.05)),
-                // PDF417 rather than DataMatrix: zxing-cpp 1.4 finds DataMatrix only across the frame's centre line.
+                // PDF417 rather than DataMatrix: zxing-cpp 1.4 found DataMatrix only across the frame's centre line.
                 .barcode("pdf417-1", .pdf417, "PDF-MIXED-7", moduleSize: 3, at: point(520, 200),
                          velocity: velocity(0, 0.1)),
                 .text("text-2", "Order 4711 ships today", pixelHeight: 32, at: point(950, 200),

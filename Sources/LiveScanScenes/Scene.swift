@@ -1,7 +1,7 @@
 import Foundation
 
-/// Barcode symbology names as the ground truth spells them. zxing-cpp 1.4 can draw all but `microqr`, `maxicode`,
-/// `databar` and `databarExpanded`: rendering those fails with `SceneError.unsupported`.
+/// Barcode symbology names as the ground truth spells them. zxing-cpp's writer can draw all but `microqr`,
+/// `maxicode`, `databar` and `databarExpanded`: rendering those fails with `SceneError.unsupported`.
 public enum SceneSymbology: String, CaseIterable, Sendable, Codable {
     case qr, microqr, datamatrix, aztec, pdf417, maxicode
     case ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, databar

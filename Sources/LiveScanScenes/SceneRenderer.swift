@@ -45,7 +45,7 @@ public final class SceneRenderer {
 
     /// Checks the scene, encodes its barcodes, measures its text and paints its background.
     /// Throws `SceneError.invalidScene` for a malformed scene (see `layoutProblems()` for overlaps, which are not
-    /// an error here), `.unsupported` for a symbology zxing-cpp 1.4 cannot draw, `.io` for a missing font.
+    /// an error here), `.unsupported` for a symbology zxing-cpp's writer cannot draw, `.io` for a missing font.
     public init(scene: Scene) throws {
         try Self.validate(scene)
         self.scene = scene
@@ -291,7 +291,8 @@ public final class SceneRenderer {
     }
 
     /// The payload a decoder reports: EAN/UPC payloads given without their check digit get it appended, as
-    /// zxing-cpp's writer appends it; Codabar loses its start/stop letters, as zxing-cpp's reader drops them.
+    /// zxing-cpp's writer appends it; Codabar keeps its start/stop letters, in capitals, as zxing-cpp 3's reader
+    /// reports them.
     static func decodedPayload(_ symbology: SceneSymbology, _ payload: String) -> String {
         let lengthWithoutCheck: Int
         switch symbology {
@@ -305,7 +306,7 @@ public final class SceneRenderer {
             else {
                 return payload
             }
-            return String(payload.dropFirst().dropLast())
+            return first.uppercased() + payload.dropFirst().dropLast() + last.uppercased()
         default: return payload
         }
         let digits = payload.compactMap { $0.wholeNumberValue }

@@ -13,10 +13,10 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// zxing-cpp `tryRotate`: also reads codes turned by 90 degrees (default true, as ZXingReader).
     public var tryRotate: Bool
     /// Frames whose long side exceeds this are downscaled by LiveScan before decoding (default 1920; 0: never).
-    /// zxing-cpp's own tryDownscale stays off: it aborts on some 1080p frames (zxing-cpp issue 740).
+    /// zxing-cpp's own tryDownscale stays off: a quarter slower for 0.2 % more codes on the corpora.
     public var maxDimension: Int
-    /// Also read the inverted picture, for light-on-dark QR, Data Matrix and Aztec codes (zxing-cpp 1.4
-    /// has no tryInvert; default false: it costs a second read).
+    /// Also read the inverted picture, for light-on-dark codes (zxing-cpp's tryInvert; default false: it costs a
+    /// second pass).
     public var triesInverted = false
 
     public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = true,

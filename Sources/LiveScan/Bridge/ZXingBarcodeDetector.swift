@@ -1,7 +1,7 @@
 import Foundation
 internal import CBridge
 
-/// Every symbology zxing-cpp 1.4 reads, through `ZXing::ReadBarcodes` (`CB_Barcode_read`).
+/// Every LiveScan symbology, read by zxing-cpp 3.1 through `ZXing::ReadBarcodes` (`CB_Barcode_read`).
 public struct ZXingBarcodeDetector: BarcodeDetector {
     public let options: BarcodeDetectorOptions
 

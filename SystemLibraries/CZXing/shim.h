@@ -1,1 +1,0 @@
-// Empty on purpose: this system library only carries `pkg-config zxing` flags to CBridge.
