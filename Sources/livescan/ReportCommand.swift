@@ -96,19 +96,10 @@ enum ReportCommand {
     /// `/dev/zero`, is read in bounded memory.
     private static func readLog(_ path: String, name: String, _ body: (EventLogReader.Line) -> Void) throws {
         if path == "-" {
-            return try EventLogReader.read(descriptor: STDIN_FILENO, name: name, body)
+            try EventLogReader.read(descriptor: STDIN_FILENO, name: name, body)
+        } else {
+            try EventLogReader.read(contentsOf: path, body)
         }
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw ScanError.sourceUnavailable(source: path, reason: "is a folder, not an event log")
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw ScanError.sourceUnavailable(source: path, reason: errno == ENOENT ? "no such file"
-                : String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        try EventLogReader.read(descriptor: descriptor, name: name, body)
     }
 
     private static func write(_ text: String) {

@@ -52,11 +52,11 @@ public struct EventLogReader {
     /// a longer one (`/dev/zero`, a binary file) is counted bad and skipped without being held.
     public static let maxLineBytes = 1 << 20
 
+    /// Every record of the log at `path`, read as `read(contentsOf:_:)` streams it.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScanError.sourceUnavailable(source: path, reason: "no such file, or it cannot be read")
-        }
-        self.init(data: data)
+        var lines: [Line] = []
+        try EventLogReader.read(contentsOf: path) { lines.append($0) }
+        self.init(lines)
     }
 
     public init(data: Data) {
@@ -64,12 +64,33 @@ public struct EventLogReader {
         var lines: [Line] = []
         data.withUnsafeBytes { splitter.feed($0) { lines.append($0) } }
         splitter.finish { lines.append($0) }
+        self.init(lines)
+    }
+
+    private init(_ lines: [Line]) {
         for line in lines {
             switch line {
             case let .record(record): records.append(record)
             case let .bad(number): badLines.append(number)
             }
         }
+    }
+
+    /// Streams the log at `path` line by line, as `read(descriptor:name:_:)` does. Throws
+    /// `ScanError.sourceUnavailable` for a folder, a file that does not exist or cannot be opened, or a read that
+    /// fails.
+    public static func read(contentsOf path: String, _ body: (Line) -> Void) throws {
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw ScanError.sourceUnavailable(source: path, reason: "is a folder, not an event log")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ScanError.sourceUnavailable(source: path, reason: errno == ENOENT ? "no such file"
+                : String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        try read(descriptor: descriptor, name: path, body)
     }
 
     /// Reads `descriptor` (a file or a pipe) to its end, 64 KiB at a time, and hands each line to `body` in
