@@ -46,27 +46,37 @@ bool startsWith(const Bytes &data, const char *prefix, size_t at = 0) {
     return data.size() >= at + length && std::memcmp(data.data() + at, prefix, length) == 0;
 }
 
-/// JPEG: the frame header (SOF0...SOF15 but DHT, JPG and DAC), walked to segment by segment.
-std::optional<PictureSize> jpegSize(const Bytes &data) {
+/// Hands each marker segment of a JPEG, from the start, to `visit(marker, offset of its 0xFF)` until it returns
+/// true; stops at bytes that are not a marker, or at the end.
+template <typename Visit>
+void forEachJPEGSegment(const Bytes &data, Visit visit) {
     size_t at = 2;
-    while (at + 9 < data.size()) {
-        if (data[at] != 0xFF) {
-            return std::nullopt;
-        }
+    while (at + 4 <= data.size() && data[at] == 0xFF) {
         const uint8_t marker = data[at + 1];
         if (marker == 0xFF) {  // fill byte
             ++at;
             continue;
         }
-        if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-            return PictureSize{bigEndian(data, at + 7, 2), bigEndian(data, at + 5, 2)};
-        }
-        if (marker == 0xDA || marker == 0xD9) {  // scan data or the end before any frame header
-            return std::nullopt;
+        if (visit(marker, at)) {
+            return;
         }
         at += 2 + bigEndian(data, at + 2, 2);
     }
-    return std::nullopt;
+}
+
+/// JPEG: the frame header (SOF0...SOF15 but DHT, JPG and DAC), walked to segment by segment.
+std::optional<PictureSize> jpegSize(const Bytes &data) {
+    std::optional<PictureSize> size;
+    forEachJPEGSegment(data, [&](uint8_t marker, size_t at) {
+        if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
+            if (at + 9 < data.size()) {
+                size = PictureSize{bigEndian(data, at + 7, 2), bigEndian(data, at + 5, 2)};
+            }
+            return true;
+        }
+        return marker == 0xDA || marker == 0xD9;  // scan data or the end before any frame header
+    });
+    return size;
 }
 
 /// TIFF: ImageWidth (256) and ImageLength (257) of the first directory, the page imread decodes.
@@ -168,21 +178,17 @@ std::optional<PictureSize> announcedSize(const Bytes &data) {
 /// without its IEND chunk. libjpeg decodes a cut JPEG with its missing rows grey and says so only as a warning.
 bool isTruncated(const Bytes &data) {
     if (data.size() >= 4 && data[0] == 0xFF && data[1] == 0xD8) {
-        size_t at = 2;
-        while (at + 4 <= data.size() && data[at] == 0xFF) {
-            const uint8_t marker = data[at + 1];
-            if (marker == 0xFF) {
-                ++at;
-                continue;
+        bool truncated = false;
+        forEachJPEGSegment(data, [&](uint8_t marker, size_t at) {
+            if (marker != 0xDA) {
+                return false;
             }
-            if (marker == 0xDA) {
-                static const uint8_t endOfImage[] = {0xFF, 0xD9};
-                return std::search(data.begin() + at, data.end(), std::begin(endOfImage), std::end(endOfImage)) ==
-                       data.end();
-            }
-            at += 2 + bigEndian(data, at + 2, 2);
-        }
-        return false;
+            static const uint8_t endOfImage[] = {0xFF, 0xD9};
+            truncated = std::search(data.begin() + at, data.end(), std::begin(endOfImage), std::end(endOfImage)) ==
+                        data.end();
+            return true;
+        });
+        return truncated;
     }
     if (startsWith(data, "\x89PNG\r\n\x1a\n")) {
         static const uint8_t iend[] = {'I', 'E', 'N', 'D'};

@@ -49,8 +49,7 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
                     source: path, reason: "the folder holds no images (\(ImageSource.extensionList))")
             }
         } else {
-            try VideoSource.checkReadableFile(path)
-            paths = [path]
+            paths = [path]  // decode(_:) checks it is a readable file, and the one failure is thrown below
         }
         var width = 0, height = 0
         while nextIndex < paths.count, firstImage == nil {

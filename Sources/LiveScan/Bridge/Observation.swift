@@ -54,9 +54,9 @@ extension Observation {
 }
 
 extension [Observation] {
-    /// One observation per code: zxing-cpp 1.4 can return a linear code twice, from two rows it did not merge,
-    /// and two readers of one frame can both read a code. Twins (the same payload side by side) do not overlap
-    /// and stay two.
+    /// One observation per code: a reader can return a code twice (zxing-cpp 1.4 did, from two rows of a linear
+    /// code it did not merge, which the bar-height bounds then made identical), and two readers of one frame can
+    /// both read it. Twins (the same payload side by side) do not overlap and stay two.
     func withoutRepeatedCodes() -> [Observation] {
         var kept: [Observation] = []
         for observation in self {
