@@ -1,9 +1,12 @@
-"""The two measures every benchmark scorer here uses: box overlap and edit distance (standard library only).
+"""The two measures every benchmark scorer here uses, box overlap and edit distance, and their one JSON-file reader
+(standard library only).
 
 Imported by Benchmarks/accuracy/compare.py and Benchmarks/tracking/score_tracking.py (and through it by
 Benchmarks/realtime/score_realtime.py), each of which puts this folder on sys.path.
 """
 from __future__ import annotations
+
+import json
 
 Box = tuple[float, float, float, float]  # min x, min y, max x, max y
 
@@ -31,3 +34,16 @@ def edit_distance(a: str, b: str) -> int:
             append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
         previous = current
     return previous[-1]
+
+
+def read_json_object(path: str, what: str, error: type[Exception]) -> dict:
+    """The JSON object in the file at `path` (`what` it should hold, for messages); raises `error` when the file
+    cannot be read, is not JSON or holds something else than an object."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, ValueError) as failure:
+        raise error(f"cannot read {what} '{path}': {failure}") from failure
+    if not isinstance(data, dict):
+        raise error(f"'{path}' is not {what} (not a JSON object)")
+    return data

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import score_tracking as st  # noqa: E402
-from measures import iou  # noqa: E402
+from measures import iou, read_json_object  # noqa: E402
 
 MIN_SILVER_FRAMES = 5
 FRAME_MATCH_IOU = 0.3
@@ -83,14 +83,7 @@ def parse_silver(data: dict) -> SilverLabels:
 
 
 def read_silver(path: str) -> SilverLabels:
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except (OSError, ValueError) as error:
-        raise SilverError(f"cannot read silver labels '{path}': {error}") from error
-    if not isinstance(data, dict):
-        raise SilverError(f"'{path}' is not silver labels (not a JSON object)")
-    return parse_silver(data)
+    return parse_silver(read_json_object(path, "silver labels", SilverError))
 
 
 class AliveItem:

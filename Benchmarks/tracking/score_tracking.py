@@ -40,7 +40,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from measures import edit_distance, iou  # noqa: E402
+from measures import edit_distance, iou, read_json_object  # noqa: E402
 
 KINDS = ("barcode", "text")
 DONT_CARE_IOU = 0.3
@@ -159,14 +159,7 @@ def parse_truth(data: dict) -> GroundTruth:
 
 
 def read_truth(path: str) -> GroundTruth:
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except (OSError, ValueError) as error:
-        raise ScoreError(f"cannot read ground truth '{path}': {error}") from error
-    if not isinstance(data, dict):
-        raise ScoreError(f"'{path}' is not ground truth (not a JSON object)")
-    return parse_truth(data)
+    return parse_truth(read_json_object(path, "ground truth", ScoreError))
 
 
 # ---------------------------------------------------------------------------------------------------------------------
