@@ -53,6 +53,34 @@ import LiveScanScenes
         #expect(share < 0.3, "region reads covered \(share) of the frames")
     }
 
+    /// A QR code crossing the frame at 40 px a frame, more than half its width: consecutive reads hardly overlap.
+    /// A fresh read is paired with the code it was as the tracker pairs them (`SameItem`), so its motion is
+    /// handed on and the code is followed where it is going instead of read in every frame.
+    @Test func aFastCodeIsFollowedWhereItIsGoing() throws {
+        let scene = Scene(
+            name: "fast", width: 1280, height: 240, fps: 30, frameCount: 26, background: .paper,
+            items: [.barcode("qr-fast", .qr, "FAST-40", moduleSize: 3, at: ScenePoint(x: 100, y: 120),
+                             velocity: SceneVector(dx: 40, dy: 0))],
+            noiseSigma: 2, blurSigma: 0.5, seed: 5)
+        let renderer = try SceneRenderer(scene: scene)
+        let whole = ZXingBarcodeDetector()
+        let gated = ChangeGatedBarcodeReader(detector: whole, configuration: .init(fullReadInterval: 1_000))
+        for index in 0..<scene.frameCount {
+            let picture = try frame(renderer.render(frame: index), index: index)
+            let expected = try #require(whole.detect(in: picture).first)
+            let found = try gated.barcodes(in: picture)
+            #expect(found.count == 1, "frame \(index): \(found.count) codes")
+            let overlap = found.first.map { $0.bounds.intersectionOverUnion(expected.bounds) } ?? 0
+            #expect(overlap > 0.8, "frame \(index): IoU \(overlap)")
+            if index == 1 {
+                let step = expected.bounds.intersectionOverUnion(expected.bounds.offsetBy(dx: -40, dy: 0))
+                #expect(step < 0.3, "consecutive reads overlap by \(step)")
+            }
+        }
+        // Read in frames 0 and 1 (no motion known yet), then followed up to 10 frames at a time.
+        #expect(gated.codesFollowed >= 18, "followed \(gated.codesFollowed) times")
+    }
+
     @Test func unchangedFrameIsNotReadAgain() throws {
         let picture = try frame(SceneRenderer(scene: ScenePreset.still720.scene).render(frame: 0))
         let gated = ChangeGatedBarcodeReader(detector: ZXingBarcodeDetector(), configuration: .init(fullReadInterval: 30))

@@ -26,6 +26,56 @@ import Testing
         #expect(readFrames(&cache, frames: 1000) == [0, 1, 16, 46, 106, 226, 466, 706, 946])
     }
 
+    /// A line entering the frame: its region grows by a character every few frames, and each growth is read,
+    /// rest or not; a region that only shrank (leaving, or found as two pieces) keeps what the line said.
+    @Test func aRegionThatGrewIsReadAgain() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        var reads: [Int] = []
+        for frame in 0..<40 {
+            let width = frame < 20 ? 200 : 200 + Double(frame - 19) * 4
+            _ = cache.lines(in: [Bounds(x: 100, y: 100, width: width, height: 40)], frame: frame) { bounds in
+                reads.append(frame)
+                return .text("Lot 88", confidence: 0.9, bounds: bounds)
+            }
+        }
+        // Read, confirmed, rest from frame 1 on; then the region grows 4 px a frame: 20 px (half its 40 px height)
+        // more than was read at frames 24, 29, 34, 39.
+        #expect(reads == [0, 1, 16, 24, 29, 34, 39])
+
+        var shrinking = TextReadingCache(rereadInterval: 15)
+        var shrunkReads: [Int] = []
+        for frame in 0..<14 {
+            let width = 300 - Double(frame) * 10
+            let lines = shrinking.lines(in: [Bounds(x: 100, y: 100, width: width, height: 40)], frame: frame) { bounds in
+                shrunkReads.append(frame)
+                return .text("Batch 2024 Lot 88", confidence: 0.9, bounds: bounds)
+            }
+            #expect(lines.map(\.transcript) == ["Batch 2024 Lot 88"])
+        }
+        #expect(shrunkReads == [0, 1])
+    }
+
+    /// A line that read as text and then reads as nothing (leaving the frame, blur) is tried again 1, 2, 4 ...
+    /// frames later, not left unseen for a whole rest (as long as a tracker waits before it calls an item
+    /// gone); a region that never read as text rests as before.
+    @Test func aLineThatStopsReadingIsTriedAgainSoon() {
+        func reads(readsAsText: (Int) -> Bool) -> [Int] {
+            var cache = TextReadingCache(rereadInterval: 15)
+            var reads: [Int] = []
+            for frame in 0..<60 {
+                _ = cache.lines(in: [Bounds(x: 100, y: 100, width: 300, height: 40)], frame: frame) { bounds in
+                    reads.append(frame)
+                    return readsAsText(frame) ? .text("Dock 4", confidence: 0.9, bounds: bounds) : nil
+                }
+            }
+            return reads
+        }
+        // Read and confirmed at 0 and 1, re-read at 16 and 46; nothing from then on: 46 and 47 agree on nothing,
+        // then rests of 1, 2 and 4 frames.
+        #expect(reads { $0 < 40 } == [0, 1, 16, 46, 47, 48, 50, 54])
+        #expect(reads { _ in false } == [0, 1, 16, 46])
+    }
+
     @Test func aReadingThatChangesIsReadAgainAtOnce() {
         var cache = TextReadingCache(rereadInterval: 15)
         // The line reads differently from frame 100 on (a display that changed): the re-read at 106 sees it,

@@ -53,4 +53,56 @@ import Testing
                                       bounds: Bounds(x: 100, y: 118, width: 500, height: 30))
         #expect([first, second].withoutPiecesOfLines() == [first, second])
     }
+
+    /// A line entering from the frame's left edge at 6 px a frame, 20 px a character: seen first as its last
+    /// characters, each reading is the visible stretch, and the box grows with it. One item, whose transcript
+    /// grows to the whole line; no stub is left behind.
+    @Test func aLineEnteringFromTheEdgeIsOneItemWhoseTranscriptGrows() throws {
+        let whole = "Batch 2024 Lot 88"
+        var run = try Run()
+        var frames: [[Observation]] = []
+        for frame in 0..<70 {
+            let right = 40 + 6 * Double(frame)
+            let visible = min(whole.count, Int(right / 20))
+            let reading = String(whole.suffix(visible))
+            let width = Double(visible) * 20
+            frames.append([.text(reading, confidence: 0.9, bounds: Bounds(x: right - width, y: 200, width: width,
+                                                                          height: 34))])
+        }
+        run.feed(frames)
+        #expect(run.added.count == 1, "\(run.added.map(\.item.value))")
+        #expect(run.tracker.items.map(\.value) == [whole])
+        #expect(run.updated.map(\.item.value).contains("Lot 88"))
+    }
+
+    /// The same line leaving over the edge: the readings of what is left in view are pieces of it, not votes
+    /// against it; the item keeps reading as the whole line, with one id.
+    @Test func aLineLeavingKeepsItsWholeReading() throws {
+        let whole = "Batch 2024 Lot 88"
+        var run = try Run()
+        var frames: [[Observation]] = []
+        for frame in 0..<60 {
+            let left = 900 + 4 * Double(frame)
+            let visible = min(whole.count, Int((1280 - left) / 20))
+            let width = Double(visible) * 20
+            let reading = String(whole.prefix(visible))
+            frames.append([.text(reading, confidence: 0.95, bounds: Bounds(x: left, y: 200, width: width, height: 34))])
+        }
+        run.feed(frames)
+        #expect(run.added.count == 1, "\(run.added.map(\.item.value))")
+        #expect(run.tracker.items.map(\.value) == [whole])
+    }
+
+    /// A word found on its own and read with one character wrong ("Gate 3." for "Gate 3 ") is still a piece of
+    /// its line: it lies inside the line's box and reads as a stretch of it.
+    @Test func aPieceReadWithAFlickerIsStillAPiece() {
+        let lineBox = Bounds(x: 600, y: 620, width: 360, height: 40)
+        let wordBox = Bounds(x: 600, y: 620, width: 190, height: 40)
+        #expect(SameItem.isPiece("Gate 3.", at: wordBox, of: "Gate 3 Dock 19", at: lineBox))
+        #expect(partSimilarity("Gate 3.", in: "Gate 3 Dock 19") > 0.85)
+        #expect(partSimilarity("Dock 19", in: "Gate 3 Dock 19") == 1)
+        // Another line's text, or the same text elsewhere, is not.
+        #expect(!SameItem.isPiece("Keep dry", at: wordBox, of: "Gate 3 Dock 19", at: lineBox))
+        #expect(!SameItem.isPiece("Gate 3", at: wordBox.offsetBy(dx: 0, dy: 80), of: "Gate 3 Dock 19", at: lineBox))
+    }
 }

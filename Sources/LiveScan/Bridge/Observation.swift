@@ -45,14 +45,6 @@ public struct Observation: Sendable, Equatable {
     }
 }
 
-extension Observation {
-    /// The same code read twice: same symbology and payload, overlapping.
-    func isSameCode(as other: Observation) -> Bool {
-        symbology == other.symbology && payloadData == other.payloadData
-            && bounds.intersectionOverUnion(other.bounds) > 0.3
-    }
-}
-
 extension [Observation] {
     /// One observation per code: a reader can return a code twice (zxing-cpp 1.4 did, from two rows of a linear
     /// code it did not merge, which the bar-height bounds then made identical), and two readers of one frame can
@@ -60,7 +52,7 @@ extension [Observation] {
     func withoutRepeatedCodes() -> [Observation] {
         var kept: [Observation] = []
         for observation in self {
-            let repeated = observation.kind == .barcode && kept.contains { $0.isSameCode(as: observation) }
+            let repeated = observation.kind == .barcode && kept.contains { SameItem.isOneCode($0, observation) }
             if !repeated {
                 kept.append(observation)
             }

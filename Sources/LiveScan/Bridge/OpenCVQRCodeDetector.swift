@@ -40,14 +40,6 @@ public struct CombinedBarcodeDetector: BarcodeDetector {
     }
 
     public func detect(in frame: Frame) throws -> [Observation] {
-        var found: [Observation] = []
-        for detector in detectors {
-            for observation in try detector.detect(in: frame) {
-                if !found.contains(where: { $0.isSameCode(as: observation) }) {
-                    found.append(observation)
-                }
-            }
-        }
-        return found
+        try detectors.flatMap { try $0.detect(in: frame) }.withoutRepeatedCodes()
     }
 }

@@ -23,12 +23,8 @@ extension [Observation] {
     func withoutPiecesOfLines() -> [Observation] {
         var kept: [Observation] = []
         for line in sorted(by: { $0.bounds.width > $1.bounds.width }) {
-            let reading = line.transcript ?? ""
             let isPiece = kept.contains { whole in
-                let wholeReading = whole.transcript ?? ""
-                return line.bounds.isMostlyCovered(by: [whole.bounds])
-                    && (wholeReading.contains(reading)
-                        || transcriptSimilarity(reading, wholeReading) >= Association.sameReading)
+                SameItem.isPiece(line.transcript ?? "", at: line.bounds, of: whole.transcript ?? "", at: whole.bounds)
             }
             if !isPiece {
                 kept.append(line)
@@ -41,15 +37,7 @@ extension [Observation] {
 extension Bounds {
     /// True when more than 30% of this box lies inside one of `others`: a text region on a barcode.
     func isMostlyCovered(by others: [Bounds]) -> Bool {
-        let a = boundingBox
-        let area = (a.maxX - a.minX) * (a.maxY - a.minY)
-        guard area > 0 else { return false }
-        return others.contains { other in
-            let b = other.boundingBox
-            let width = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX))
-            let height = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
-            return width * height / area > 0.3
-        }
+        others.contains { share(coveredBy: $0) > 0.3 }
     }
 }
 

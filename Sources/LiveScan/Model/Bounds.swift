@@ -62,12 +62,20 @@ public struct Bounds: Hashable, Sendable {
 
     /// Intersection over union of the two bounding boxes.
     public func intersectionOverUnion(_ other: Bounds) -> Double {
-        let a = boundingBox, b = other.boundingBox
-        let overlapWidth = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX))
-        let overlapHeight = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
-        let overlap = overlapWidth * overlapHeight
-        let union = (a.maxX - a.minX) * (a.maxY - a.minY) + (b.maxX - b.minX) * (b.maxY - b.minY) - overlap
+        let overlap = overlapArea(with: other)
+        let union = width * height + other.width * other.height - overlap
         return union > 0 ? overlap / union : 0
+    }
+
+    /// The share of this bounding box that lies inside `other`'s (0 for an empty box).
+    public func share(coveredBy other: Bounds) -> Double {
+        let area = width * height
+        return area > 0 ? overlapArea(with: other) / area : 0
+    }
+
+    private func overlapArea(with other: Bounds) -> Double {
+        let a = boundingBox, b = other.boundingBox
+        return max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX)) * max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
     }
 
     /// The same shape moved by (dx, dy).

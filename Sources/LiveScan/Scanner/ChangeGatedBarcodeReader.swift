@@ -84,13 +84,21 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         /// outside the frame (zxing may place a cut-off code's corners there), and then never followed.
         var patch: FrameImage?
         var patchOrigin: (x: Double, y: Double)
-        /// How far it has moved since it was read, and in the last frame.
+        /// How far it has moved since it was read.
         var moved = (dx: 0.0, dy: 0.0)
-        var lastStep = (dx: 0.0, dy: 0.0)
+        /// How it moves, in pixels per frame it was located in (read or followed).
+        var motion = Motion()
         var framesFollowed = 0
+
+        /// The code as `SameItem` pairs it with a fresh read: one step on from where it was last located.
+        var sighting: SameItem.Sighting {
+            SameItem.Sighting(observation: observation, expected: motion.predicted(observation.bounds, after: 1))
+        }
     }
 
     let configuration: Configuration
+    /// What makes a fresh read a known code: the tracker's rule.
+    let sameItem: SameItem
     private let detector: ZXingBarcodeDetector
     /// The cell means as they were when each cell was last accounted for.
     private var reference: [UInt8] = []
@@ -109,9 +117,11 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     /// Codes found again by their pixels instead of read.
     private(set) var codesFollowed = 0
 
-    init(detector: ZXingBarcodeDetector, configuration: Configuration) {
+    init(detector: ZXingBarcodeDetector, configuration: Configuration,
+         sameItem: SameItem = SameItem(configuration: TrackerConfiguration())) {
         self.detector = detector
         self.configuration = configuration
+        self.sameItem = sameItem
     }
 
     func barcodes(in frame: Frame) throws -> [Observation] {
@@ -192,24 +202,26 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         return try results.all.flatMap { try $0.get() }
     }
 
-    /// Keeps the followed codes and those no region touched; a code read again replaces itself and hands on
-    /// its last step, so that a fast code is looked for where it is going.
+    /// Keeps the followed codes and those no region touched; a code read again (paired by `SameItem`, as the
+    /// tracker pairs it) replaces itself and hands on its motion, so that a fast code is looked for where it
+    /// is going. Only codes a region touched can have been read again: the others' pixels were not looked at,
+    /// so a twin read beside one of them is a code of its own.
     private func replaceKnownCodes(with fresh: [KnownCode], readIn regions: [CellBox], followed: Set<Int>) {
         var fresh = fresh
-        for index in fresh.indices {
-            if let before = known.first(where: { $0.observation.isSameCode(as: fresh[index].observation) }) {
-                let (now, then) = (fresh[index].observation.bounds.center, before.observation.bounds.center)
-                fresh[index].lastStep = (now.x - then.x, now.y - then.y)
-            }
-        }
-        let kept = known.indices.filter { index in
+        let touched = known.indices.filter { index in
             let box = cellBox(of: known[index].observation.bounds)
-            if !followed.contains(index) && regions.contains(where: { $0.intersects(box) }) {
-                return false
-            }
-            return !fresh.contains { $0.observation.isSameCode(as: known[index].observation) }
+            return regions.contains { $0.intersects(box) }
         }
-        known = kept.map { known[$0] } + fresh
+        let pairs = sameItem.pairs(touched.map { known[$0].sighting }, fresh.map(\.observation))
+        for (candidate, now) in pairs {
+            let before = known[touched[candidate]]
+            fresh[now].motion = before.motion
+            fresh[now].motion.observe(from: before.observation.bounds.center, to: fresh[now].observation.bounds.center,
+                                      elapsed: 1)
+        }
+        let readAgain = Set(pairs.map { touched[$0.earlier] })
+        let lost = Set(touched.filter { !followed.contains($0) })
+        known = known.indices.filter { !readAgain.contains($0) && !lost.contains($0) }.map { known[$0] } + fresh
     }
 
     /// Marks the cells of `box` as seen as they are now.
@@ -242,17 +254,19 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     private func follow(_ code: inout KnownCode, in frame: Frame) throws -> Bool {
         guard let patch = code.patch, code.framesFollowed < configuration.maxFramesFollowed,
               min(patch.width, patch.height) >= configuration.minFollowedSide else { return false }
-        let expectedX = code.patchOrigin.x + code.moved.dx + code.lastStep.dx
-        let expectedY = code.patchOrigin.y + code.moved.dy + code.lastStep.dy
+        let step = code.motion.step(after: 1)
+        let expectedX = code.patchOrigin.x + code.moved.dx + step.dx
+        let expectedY = code.patchOrigin.y + code.moved.dy + step.dy
         // Room for the step to change by a few pixels, more for fast codes.
-        let radius = 4 + Int(max(abs(code.lastStep.dx), abs(code.lastStep.dy)).rounded(.up))
+        let radius = 4 + Int(max(abs(step.dx), abs(step.dy)).rounded(.up))
         let corners = PixelRect(x: Int(expectedX.rounded()) - radius, y: Int(expectedY.rounded()) - radius,
                                 width: 2 * radius + 1, height: 2 * radius + 1)
         let found = try frame.image.locate(patch, corners: corners)
         guard found.score >= configuration.minFollowScore else { return false }
         let moved = (dx: found.x - code.patchOrigin.x, dy: found.y - code.patchOrigin.y)
-        code.lastStep = (moved.dx - code.moved.dx, moved.dy - code.moved.dy)
-        code.observation.bounds = code.observation.bounds.offsetBy(dx: code.lastStep.dx, dy: code.lastStep.dy)
+        let before = code.observation.bounds
+        code.observation.bounds = before.offsetBy(dx: moved.dx - code.moved.dx, dy: moved.dy - code.moved.dy)
+        code.motion.observe(from: before.center, to: code.observation.bounds.center, elapsed: 1)
         code.moved = moved
         code.framesFollowed += 1
         return true

@@ -226,6 +226,7 @@ public final class DataScanner: @unchecked Sendable {
     }
 
     private func run(_ source: FrameSource, tracker: inout Tracker) -> ScanOutcome {
+        let sameItem = SameItem(configuration: tracker.configuration)
         lock.withLock { currentSource = source }
         defer {
             source.close()
@@ -235,13 +236,14 @@ public final class DataScanner: @unchecked Sendable {
         var outcome = ScanOutcome(reason: .endOfSource)
         var selection = SingleItemSelection()
         var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled
-            ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval) : nil
+            ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval, sameItem: sameItem) : nil
         var guide = Guide(locator: qrLocator)
         // A file's frames are all processed: decode the barcodes of the next ones meanwhile.
         let readAhead = source.isLive ? nil : barcodeDetector.map { detector in
             if source.isVideo, let interval = qualityLevel.barcodeWholeReadInterval, let gated = zxingDetector {
                 // Deep enough that a whole read (about 10 ms at 720p) rarely stalls the frames behind it.
-                let reader = ChangeGatedBarcodeReader(detector: gated, configuration: .init(fullReadInterval: interval))
+                let reader = ChangeGatedBarcodeReader(detector: gated, configuration: .init(fullReadInterval: interval),
+                                                      sameItem: sameItem)
                 return BarcodeReadAhead(source: source, reading: .inOrder(reader), depth: 8)
             }
             return BarcodeReadAhead(source: source, reading: .sideBySide(detector),

@@ -1,7 +1,9 @@
 /// OCR that costs only what changes: the lines found in this frame are matched to the lines found in
-/// recent frames by overlap; a line read consistently before is not read again until its re-read interval
-/// has passed, and its last reading is carried to where the line is now. A new line is read, read again
-/// in the next frame to confirm, then rests: `rereadInterval` frames, doubling with each agreeing
+/// recent frames by place (`SameItem.isSamePlace`: they have not been read yet); a line read consistently
+/// before is not read again until its re-read interval has passed or its region grew, and its last
+/// reading
+/// is carried to where the line is now. A new line is read, read again in the next frame to confirm, then
+/// rests: `rereadInterval` frames, doubling with each agreeing
 /// re-read up to 16x the interval (the vote has converged; the rare re-read still catches a display whose
 /// text changes in place). Regions that read as nothing (textures, codes) rest too, so junk is not
 /// re-read every frame.
@@ -11,26 +13,36 @@
 struct TextReadingCache: Sendable {
     private struct Entry: Sendable {
         var region: Bounds
+        /// The region as it was when last read.
+        var readRegion: Bounds
         var reading: Observation?
         var lastRead: Int
         /// Consecutive readings that agreed; 2 or more means the line may rest.
         var agreeing: Int
+        /// Whether it has ever read as text: a line that then reads as nothing is most likely leaving the
+        /// frame or passing through blur, and is tried again sooner than junk.
+        var wasText: Bool
         var lastSeen: Int
     }
 
     /// Frames between the first re-reads of a line that has settled (default 15: twice a second at 30 fps).
     let rereadInterval: Int
-    /// Least overlap (IoU) between this frame's region and a remembered one to be the same line.
-    let sameLineOverlap = 0.5
+    /// What makes this frame's region a remembered line: the tracker's rule.
+    let sameItem: SameItem
     private var entries: [Entry] = []
 
-    init(rereadInterval: Int = 15) {
+    init(rereadInterval: Int = 15, sameItem: SameItem = SameItem(configuration: TrackerConfiguration())) {
         self.rereadInterval = max(rereadInterval, 1)
+        self.sameItem = sameItem
     }
 
     /// Agreeing readings 2, 3, 4 ... rest 1x, 2x, 4x ... the interval, at most 16x (8 s at 15 frames, 30 fps).
-    private func rest(afterAgreeing agreeing: Int) -> Int {
-        rereadInterval << min(max(agreeing - 2, 0), 4)
+    /// A line that read as text and now reads as nothing rests 1, 2, 4 ... frames up to that: it would
+    /// otherwise stay unseen for as long as a tracker waits before it calls an item gone.
+    private func rest(of entry: Entry) -> Int {
+        let doublings = min(max(entry.agreeing - 2, 0), 4)
+        let rest = rereadInterval << doublings
+        return entry.reading == nil && entry.wasText ? min(1 << doublings, rest) : rest
     }
 
     /// The lines in `regions`, read with `read` only where the cache cannot answer.
@@ -38,19 +50,17 @@ struct TextReadingCache: Sendable {
         -> [Observation]
     {
         var result: [Observation] = []
-        var used = Set<Int>()
-        for region in regions {
-            // The free remembered line overlapping this region most, each overlap computed once.
-            let match = entries.indices.filter { !used.contains($0) }
-                .map { (index: $0, overlap: entries[$0].region.intersectionOverUnion(region)) }
-                .max { $0.overlap < $1.overlap }
-            if let index = match?.index, let overlap = match?.overlap, overlap >= sameLineOverlap {
-                used.insert(index)
+        for (region, match) in zip(regions, rememberedLines(of: regions)) {
+            if let index = match {
                 var entry = entries[index]
                 let moved = (dx: region.center.x - entry.region.center.x, dy: region.center.y - entry.region.center.y)
                 entry.region = region
                 entry.lastSeen = frame
-                if entry.agreeing >= 2 && frame - entry.lastRead < rest(afterAgreeing: entry.agreeing) {
+                // A region that grew by half a line height, about a character, holds more than was read (a line
+                // entering the frame): that is news. One that shrank (leaving, half hidden, or found as two
+                // pieces) holds less, and the line still says what it said.
+                let grew = region.width >= entry.readRegion.width + 0.5 * region.height
+                if entry.agreeing >= 2 && frame - entry.lastRead < rest(of: entry) && !grew {
                     if var reading = entry.reading {
                         reading.bounds = reading.bounds.offsetBy(dx: moved.dx, dy: moved.dy)
                         entry.reading = reading
@@ -60,6 +70,8 @@ struct TextReadingCache: Sendable {
                     let reading = try read(region)
                     entry.agreeing = reading?.transcript == entry.reading?.transcript ? entry.agreeing + 1 : 1
                     entry.reading = reading
+                    entry.wasText = entry.wasText || reading != nil
+                    entry.readRegion = region
                     entry.lastRead = frame
                     if let reading {
                         result.append(reading)
@@ -68,8 +80,8 @@ struct TextReadingCache: Sendable {
                 entries[index] = entry
             } else {
                 let reading = try read(region)
-                entries.append(Entry(region: region, reading: reading, lastRead: frame, agreeing: 1, lastSeen: frame))
-                used.insert(entries.count - 1)
+                entries.append(Entry(region: region, readRegion: region, reading: reading, lastRead: frame, agreeing: 1,
+                                     wasText: reading != nil, lastSeen: frame))
                 if let reading {
                     result.append(reading)
                 }
@@ -78,5 +90,25 @@ struct TextReadingCache: Sendable {
         // A line unseen for a few frames has left or was hidden: read it afresh when it is back.
         entries.removeAll { frame - $0.lastSeen > 5 }
         return result
+    }
+
+    /// The remembered line each region is, if any, each used once: first the lines at the same place, then,
+    /// for the regions left, a line left that it grew from or shrank to (entering or leaving the frame).
+    private func rememberedLines(of regions: [Bounds]) -> [Int?] {
+        var match = [Int?](repeating: nil, count: regions.count)
+        var used = Set<Int>()
+        for isRemembered in [sameItem.isSamePlace, SameItem.isGrownOrShrunk] {
+            for (index, region) in regions.enumerated() where match[index] == nil {
+                // The free remembered line overlapping this region most, each overlap computed once.
+                let best = entries.indices.filter { !used.contains($0) }
+                    .map { (entry: $0, overlap: entries[$0].region.intersectionOverUnion(region)) }
+                    .max { $0.overlap < $1.overlap }
+                if let entry = best?.entry, isRemembered(region, entries[entry].region) {
+                    match[index] = entry
+                    used.insert(entry)
+                }
+            }
+        }
+        return match
     }
 }

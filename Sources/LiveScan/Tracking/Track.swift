@@ -15,8 +15,8 @@ struct Track: Sendable {
     var lastObservation: Observation
     var lastSeenFrame: Int
     var lastSeenTime: Double
-    /// Pixels per second of the centre, smoothed.
-    var velocity = Point(x: 0, y: 0)
+    /// How its centre moves, in pixels per second of media time.
+    var motion = Motion()
     var voter = TranscriptVoter()
     /// What the last add/update event said, to tell real changes from jitter.
     var reported: RecognizedItem?
@@ -35,26 +35,39 @@ struct Track: Sendable {
 
     /// Where the item should be at `time`, moving on at its last velocity.
     func predictedBounds(at time: Double) -> Bounds {
-        let elapsed = max(0, time - lastSeenTime)
-        return lastObservation.bounds.offsetBy(dx: velocity.x * elapsed, dy: velocity.y * elapsed)
+        motion.predicted(lastObservation.bounds, after: time - lastSeenTime)
+    }
+
+    /// The track as `SameItem` pairs it in the frame at `time`.
+    func sighting(at time: Double) -> SameItem.Sighting {
+        SameItem.Sighting(observation: lastObservation, expected: predictedBounds(at: time),
+                          settledReading: voter.winner?.transcript)
     }
 
     mutating func absorb(_ observation: Observation, frame: Int, time: Double) {
-        let elapsed = time - lastSeenTime
-        if elapsed > 0 {
-            let old = lastObservation.bounds.center, new = observation.bounds.center
-            let measured = Point(x: (new.x - old.x) / elapsed, y: (new.y - old.y) / elapsed)
-            // Smoothed so that one jittery quad does not throw the prediction off.
-            velocity = hits == 1 ? measured
-                : Point(x: 0.5 * velocity.x + 0.5 * measured.x, y: 0.5 * velocity.y + 0.5 * measured.y)
+        motion.observe(from: lastObservation.bounds.center, to: observation.bounds.center, elapsed: time - lastSeenTime)
+        if let transcript = observation.transcript {
+            vote(transcript, confidence: observation.confidence, at: observation.bounds)
         }
         hits += 1
         lastObservation = observation
         lastSeenFrame = frame
         lastSeenTime = time
-        if let transcript = observation.transcript {
-            voter.vote(transcript, confidence: observation.confidence)
+    }
+
+    /// A reading of more of the line than was read so far (it is entering the frame) starts the vote afresh:
+    /// the earlier readings were of a piece. A reading of a piece of it (leaving, half hidden) says nothing
+    /// about the whole line and is not counted.
+    private mutating func vote(_ transcript: String, confidence: Double, at bounds: Bounds) {
+        if let current = voter.winner?.transcript {
+            let before = lastObservation.bounds
+            if SameItem.isMoreOfLine(transcript, at: bounds, than: current, at: before) {
+                voter = TranscriptVoter()
+            } else if SameItem.isMoreOfLine(current, at: before, than: transcript, at: bounds) {
+                return
+            }
         }
+        voter.vote(transcript, confidence: confidence)
     }
 
     /// The item as the scanner shows it now.

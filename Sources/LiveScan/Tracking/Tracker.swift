@@ -17,7 +17,7 @@ public struct TrackerChanges: Sendable, Equatable {
 
 /// Turns per-frame observations into items with stable ids (pure Swift: no OpenCV, no camera).
 ///
-/// Each frame: predict every track forward, pair observations with tracks (`Association`), start a
+/// Each frame: predict every track forward, pair observations with tracks (`SameItem`), start a
 /// tentative track for each unpaired observation, confirm tracks with enough sightings (added), report
 /// confirmed tracks that moved beyond `updateDistance` or changed their value (updated), and end tracks
 /// unseen for longer than `gracePeriod` (removed; tentative ones vanish silently).
@@ -39,14 +39,13 @@ public struct Tracker: Sendable {
     /// Feeds the observations of the frame with index `frame` at media time `time`.
     public mutating func update(_ observations: [Observation], frame: Int, time: Double) -> TrackerChanges {
         var changes = TrackerChanges()
-        let pairs = Association(configuration: configuration).pairs(tracks: tracks, observations: observations,
-                                                                    time: time)
+        let pairs = SameItem(configuration: configuration).pairs(tracks.map { $0.sighting(at: time) }, observations)
         var seen = Set<Int>()
         for (trackIndex, observationIndex) in pairs {
             tracks[trackIndex].absorb(observations[observationIndex], frame: frame, time: time)
             seen.insert(trackIndex)
         }
-        let paired = Set(pairs.map(\.observation))
+        let paired = Set(pairs.map(\.seen))
         for (index, observation) in observations.enumerated() where !paired.contains(index) {
             tracks.append(Track(id: UUID(), observation: observation, frame: frame, time: time))
             seen.insert(tracks.count - 1)

@@ -49,3 +49,23 @@ func editDistance(_ a: String, _ b: String) -> Int {
     }
     return previous[right.count]
 }
+
+/// How well `part` reads as some stretch of `whole`: 1 - (the fewest edits that make `part` a substring of
+/// `whole`) / (length of `part`). "Gate 3." in "Gate 3 Dock 19" is 0.86: one character misread.
+func partSimilarity(_ part: String, in whole: String) -> Double {
+    let needle = Array(part), haystack = Array(whole)
+    guard !needle.isEmpty else { return 1 }
+    // Edit distance where the match may start and end anywhere in `whole` (the first row and the answer's
+    // row are free of the skipped characters).
+    var previous = [Int](repeating: 0, count: haystack.count + 1)
+    var current = previous
+    for i in 1...needle.count {
+        current[0] = i
+        for j in stride(from: 1, through: haystack.count, by: 1) {
+            let substitution = previous[j - 1] + (needle[i - 1] == haystack[j - 1] ? 0 : 1)
+            current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+        }
+        swap(&previous, &current)
+    }
+    return 1 - Double(previous.min() ?? needle.count) / Double(needle.count)
+}

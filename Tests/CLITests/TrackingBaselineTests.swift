@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import LiveScanScenes
 
-/// The committed tracking baseline (Fixtures/tracking-baseline.json), checked on every `make test`: a preset with
+/// The committed tracking baseline (Fixtures/tracking-baseline.json), checked on every `make test`: presets with
 /// what footage from another generator showed going wrong (a shaking hand, labels with frames and neighbours,
-/// linear codes), scanned at the default quality level, keeps one id per item and reads every item exactly.
-@Suite(.serialized) struct HandheldTrackingTests {
+/// linear codes; text lines entering and leaving over the frame's edge, read a piece at a time), scanned at the
+/// default quality level, keep one id per item and read every item exactly.
+@Suite(.serialized) struct TrackingBaselineTests {
     struct Baseline: Decodable {
         let items: Int
         let idsPerItem: Int
@@ -26,16 +27,17 @@ import LiveScanScenes
         return try JSONDecoder().decode(Baseline.self, from: JSONSerialization.data(withJSONObject: entry))
     }
 
-    @Test func handheldLabelsKeepOneIdentityPerItem() throws {
-        let baseline = try Self.baseline(.handheldLabels)
+    @Test(arguments: [ScenePreset.handheldLabels, .trackingText, .trackingMixed])
+    func everyItemKeepsOneIdentity(_ preset: ScenePreset) throws {
+        let baseline = try Self.baseline(preset)
         let folder = try makeScratchFolder()
-        let video = folder.appendingPathComponent("handheld.mp4")
-        let renderer = try SceneRenderer(scene: ScenePreset.handheldLabels.scene)
+        let video = folder.appendingPathComponent("\(preset.rawValue).mp4")
+        let renderer = try SceneRenderer(scene: preset.scene)
         try renderer.writeVideo(to: video.path)
         let printed = renderer.groundTruth().items.compactMap { $0.payload ?? $0.transcript }
         #expect(printed.count == baseline.items)
 
-        let events = folder.appendingPathComponent("handheld.jsonl")
+        let events = folder.appendingPathComponent("\(preset.rawValue).jsonl")
         let result = try Livescan.run(["scan", "--quality", "balanced", "--events", events.path, video.path])
         #expect(result.status == 0, "\(result.standardError)")
         var lastValue: [String: String] = [:]

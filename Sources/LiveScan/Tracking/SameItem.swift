@@ -1,0 +1,127 @@
+/// The one rule for "the same physical item", used by everything that has to decide it: the tracker pairs a
+/// frame's observations with its tracks by it, the change-gated barcode reader knows by it which remembered code
+/// a fresh read is, the text-reading cache which remembered line a region is, and one frame's readings are made
+/// one per item by it.
+///
+/// - A code's identity is its symbology and payload. A later read is the same code when it lies where the
+///   earlier one is expected to be by now, within `barcodeGate` of its diagonals. Pairing is one-to-one,
+///   cheapest first, so twins (one payload printed side by side) stay two. Within one frame nothing has moved:
+///   two reads are one code only where their boxes overlap, which two printed codes cannot.
+/// - A line's identity is its place and its reading. A later reading is the same line when it overlaps where
+///   the line is expected (`textOverlap`, whatever it reads: OCR flicker), or lies within `textGate` line
+///   heights reading alike (`textSimilarity`), or reads the same (`sameReading`) within `textWidthGate` of its
+///   width: two labels that read the same cannot overlap, so a matching reading within half its length is the
+///   same line however a hand shakes the camera. A piece of a line (`isPiece`) is the line too: a line
+///   entering from the frame's edge is read first as its last word, then grows to the whole line, one item.
+///   A region not read yet has only its place: `isSamePlace`, else `isGrownOrShrunk`.
+struct SameItem: Sendable {
+    /// An earlier sighting of an item, as the rule needs it.
+    struct Sighting {
+        var observation: Observation
+        /// Where it should be in the frame being paired: its last bounds carried on by its motion.
+        var expected: Bounds
+        /// The reading its transcript vote has settled on, if any.
+        var settledReading: String? = nil
+    }
+
+    /// Transcript similarity of two readings of one line through OCR flicker (HELLO / HELL0 is 0.8).
+    static let sameReading = 0.8
+    /// Overlap (IoU) above which two reads of one payload in one frame are one code. A code read from two sets
+    /// of rows, or by two readers, overlaps itself far more; twins do not overlap at all.
+    static let oneCodeOverlap = 0.3
+
+    let configuration: TrackerConfiguration
+
+    /// Pairs earlier sightings with this frame's observations, cheapest pair first; every index appears at most
+    /// once.
+    func pairs(_ earlier: [Sighting], _ seen: [Observation]) -> [(earlier: Int, seen: Int)] {
+        var candidates: [(earlier: Int, seen: Int, cost: Double)] = []
+        for (earlierIndex, sighting) in earlier.enumerated() {
+            for (seenIndex, observation) in seen.enumerated() where observation.kind == sighting.observation.kind {
+                if let cost = cost(of: observation, as: sighting) {
+                    candidates.append((earlierIndex, seenIndex, cost))
+                }
+            }
+        }
+        var usedEarlier = Set<Int>(), usedSeen = Set<Int>()
+        var result: [(earlier: Int, seen: Int)] = []
+        for pair in candidates.sorted(by: { $0.cost < $1.cost }) {
+            if usedEarlier.contains(pair.earlier) || usedSeen.contains(pair.seen) {
+                continue
+            }
+            usedEarlier.insert(pair.earlier)
+            usedSeen.insert(pair.seen)
+            result.append((pair.earlier, pair.seen))
+        }
+        return result
+    }
+
+    /// The cost of explaining `observation` as the item of `sighting` seen again; nil when it cannot be.
+    func cost(of observation: Observation, as sighting: Sighting) -> Double? {
+        let expected = sighting.expected
+        let distance = expected.center.distance(to: observation.bounds.center)
+        switch observation.kind {
+        case .barcode:
+            guard Self.hasSameIdentity(sighting.observation, observation) else { return nil }
+            let relative = distance / max(expected.diagonal, observation.bounds.diagonal, 1)
+            return relative <= configuration.barcodeGate ? relative : nil
+        case .text:
+            let relative = distance / max(expected.height, observation.bounds.height, 1)
+            let reading = observation.transcript ?? ""
+            var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
+            if let settled = sighting.settledReading {
+                similarity = max(similarity, transcriptSimilarity(reading, settled))
+            }
+            let samePlace = isSamePlace(observation.bounds, as: expected)
+            let nearbyAndAlike = relative <= configuration.textGate && similarity >= configuration.textSimilarity
+            let width = max(expected.width, observation.bounds.width, 1)
+            let readsTheSame = similarity >= Self.sameReading && distance <= configuration.textWidthGate * width
+            let earlier = sighting.settledReading ?? sighting.observation.transcript ?? ""
+            let pieceOfOne = Self.isPiece(reading, at: observation.bounds, of: earlier, at: expected)
+                || Self.isPiece(earlier, at: expected, of: reading, at: observation.bounds)
+            guard samePlace || nearbyAndAlike || readsTheSame || pieceOfOne else { return nil }
+            return relative + (1 - similarity)
+        }
+    }
+
+    /// Two boxes of text are one place: they overlap by `textOverlap`.
+    func isSamePlace(_ region: Bounds, as remembered: Bounds) -> Bool {
+        region.intersectionOverUnion(remembered) >= configuration.textOverlap
+    }
+
+    /// A text region that is not the same place as any remembered line may be one of them grown or shrunk:
+    /// one box lies within the other (the line is coming into view or leaving it, or is partly hidden).
+    static func isGrownOrShrunk(_ region: Bounds, from remembered: Bounds) -> Bool {
+        region.share(coveredBy: remembered) >= 0.8 || remembered.share(coveredBy: region) >= 0.8
+    }
+
+    /// A reading that is a piece of a line: its box lies mostly inside the line's, and it reads as a stretch
+    /// of it (through flicker: `sameReading`). A word the locator also found on its own, a second crop of a
+    /// label, a line half in view are pieces.
+    static func isPiece(_ reading: String, at bounds: Bounds, of line: String, at lineBounds: Bounds) -> Bool {
+        guard !reading.isEmpty, bounds.share(coveredBy: lineBounds) > 0.3 else { return false }
+        return partSimilarity(reading, in: line) >= sameReading || transcriptSimilarity(reading, line) >= sameReading
+    }
+
+    /// More of a line came into view: `reading` holds `earlier` and more, and its box grew by at least half
+    /// the width the extra characters take in `earlier`, so that the extra is text come into view, not a
+    /// misreading of the same pixels.
+    static func isMoreOfLine(_ reading: String, at bounds: Bounds, than earlier: String, at earlierBounds: Bounds)
+        -> Bool
+    {
+        guard reading.count > earlier.count, isPiece(earlier, at: earlierBounds, of: reading, at: bounds) else {
+            return false
+        }
+        let characterWidth = earlierBounds.width / Double(earlier.count)
+        return bounds.width - earlierBounds.width >= 0.5 * Double(reading.count - earlier.count) * characterWidth
+    }
+
+    /// Two reads of one frame are one code: the same identity, overlapping.
+    static func isOneCode(_ one: Observation, _ other: Observation) -> Bool {
+        hasSameIdentity(one, other) && one.bounds.intersectionOverUnion(other.bounds) > oneCodeOverlap
+    }
+
+    private static func hasSameIdentity(_ one: Observation, _ other: Observation) -> Bool {
+        one.symbology == other.symbology && one.payloadData == other.payloadData
+    }
+}
