@@ -52,6 +52,13 @@ import Testing
         let second = Observation.text("lazy fox. The quick brown dog jumped", confidence: 0.9,
                                       bounds: Bounds(x: 100, y: 118, width: 500, height: 30))
         #expect([first, second].withoutPiecesOfLines() == [first, second])
+        // Lines of a page repeat words, and a line can read as a stretch of its neighbour (tesseract's phototest):
+        // half a row apart, each is a line of its own.
+        let upper = Observation.text("over the lazy fox. The quick brown dog", confidence: 0.9,
+                                     bounds: Bounds(x: 100, y: 100, width: 480, height: 30))
+        let lower = Observation.text("the lazy fox. The quick brown dog jumped", confidence: 0.9,
+                                     bounds: Bounds(x: 100, y: 115, width: 500, height: 30))
+        #expect([upper, lower].withoutPiecesOfLines() == [upper, lower])
     }
 
     /// A line entering from the frame's left edge at 6 px a frame, 20 px a character: seen first as its last

@@ -95,11 +95,16 @@ struct SameItem: Sendable {
         region.share(coveredBy: remembered) >= 0.8 || remembered.share(coveredBy: region) >= 0.8
     }
 
-    /// A reading that is a piece of a line: its box lies mostly inside the line's, and it reads as a stretch
-    /// of it (through flicker: `sameReading`). A word the locator also found on its own, a second crop of a
-    /// label, a line half in view are pieces.
+    /// A reading that is a piece of a line: its box lies mostly inside the line's, on the same row (the next
+    /// line of a page, whose box may overlap a little and whose words may repeat, is not), and it reads as a
+    /// stretch of it (through flicker: `sameReading`). A word the locator also found on its own, a second crop
+    /// of a label, a line half in view are pieces.
     static func isPiece(_ reading: String, at bounds: Bounds, of line: String, at lineBounds: Bounds) -> Bool {
-        guard !reading.isEmpty, bounds.share(coveredBy: lineBounds) > 0.3 else { return false }
+        let (piece, whole) = (bounds.boundingBox, lineBounds.boundingBox)
+        let sharedRows = min(piece.maxY, whole.maxY) - max(piece.minY, whole.minY)
+        guard !reading.isEmpty, bounds.share(coveredBy: lineBounds) > 0.3, sharedRows >= 0.6 * bounds.height else {
+            return false
+        }
         return partSimilarity(reading, in: line) >= sameReading || transcriptSimilarity(reading, line) >= sameReading
     }
 
