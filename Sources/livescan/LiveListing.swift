@@ -19,7 +19,8 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     private var keyReader: Thread?
     private var resizeSource: DispatchSourceSignal?
     private var running = true
-    /// Items added while the listing was up, printed zbarimg-style once the screen is restored.
+    /// Items added while the listing was up, with their latest values, printed zbarimg-style once the screen is
+    /// restored.
     private(set) var found: [RecognizedItem] = []
 
     init(scanner: DataScanner, source: FrameSource, opensURLs: Bool) {
@@ -50,6 +51,11 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
             for item in changes.added {
                 state.addedAt[item.id] = changes.time
                 found.append(item)
+            }
+            for item in changes.updated + changes.removed {
+                if let index = found.firstIndex(where: { $0.id == item.id }) {
+                    found[index] = item
+                }
             }
             for item in changes.removed {
                 state.addedAt[item.id] = nil

@@ -154,7 +154,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         // get zbarimg's one line per item found, unless --changes asks for the events.
         let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
         var chosen: [ScanPresenter] = [eventLines ? ChangeLines(output: standardOutput)
-            : FindingLines(output: standardOutput, raw: options.raw)]
+            : FindingLines(output: standardOutput, raw: options.raw, settlesText: !isImages && !options.once)]
         if !isImages && ProgressLine.isWanted {
             chosen.append(ProgressLine(source: source))
         }

@@ -15,19 +15,30 @@ extension ScanPresenter {
     func finished(_ outcome: ScanOutcome) {}
 }
 
-/// zbarimg's habit: one line per item found, when it is first recognised (`qr:payload`, `text:...`;
-/// `--raw`: the value alone).
+/// zbarimg's habit: one line per item found (`qr:payload`, `text:...`; `--raw`: the value alone). A code is
+/// printed when it is first recognised: its payload is what it is. In a video a text line is printed when it
+/// has settled, as it leaves or the scan ends, with the transcript voted over all its readings: its first
+/// reading may be a piece (a line entering from the frame's edge reads `88`, then `Lot 88`, then
+/// `Batch 2024 Lot 88`).
 final class FindingLines: ScanPresenter {
     private let output: LineOutput
     private let raw: Bool
+    private let settlesText: Bool
 
-    init(output: LineOutput, raw: Bool) {
+    init(output: LineOutput, raw: Bool, settlesText: Bool = false) {
         self.output = output
         self.raw = raw
+        self.settlesText = settlesText
     }
 
     func changed(_ changes: ScanChanges) throws {
-        try print(changes.added)
+        guard settlesText else {
+            return try print(changes.added)
+        }
+        func isText(_ item: RecognizedItem) -> Bool {
+            if case .text = item { true } else { false }
+        }
+        try print(changes.added.filter { !isText($0) } + changes.removed.filter(isText))
     }
 
     func print(_ items: [RecognizedItem]) throws {

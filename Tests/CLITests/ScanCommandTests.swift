@@ -28,6 +28,24 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         folder = try makeScratchFolder()
     }
 
+    /// A line entering from the frame's left edge is read first as its last characters. Line output prints the
+    /// line once, as it finally reads, under the one id the log gives it.
+    @Test func aLineEnteringTheFrameIsPrintedAsItSettles() throws {
+        let scene = Scene(
+            name: "entering", width: 640, height: 200, fps: 30, frameCount: 120, background: .paper,
+            items: [.text("text-1", "Batch 2024 Lot 88", pixelHeight: 34, at: ScenePoint(x: -120, y: 100),
+                          velocity: SceneVector(dx: 4, dy: 0))],
+            noiseSigma: 2, seed: 11)
+        let video = folder.appendingPathComponent("entering.mp4")
+        try SceneRenderer(scene: scene).writeVideo(to: video.path)
+        let events = folder.appendingPathComponent("entering.jsonl")
+        let result = try Livescan.run(["scan", "--types", "text", "--events", events.path, video.path])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.outputLines == ["text:Batch 2024 Lot 88"])
+        let adds = try eventLog(at: events).filter { $0["event"] as? String == "add" }
+        #expect(adds.count == 1, "\(adds.map { $0["transcript"] ?? "" })")
+    }
+
     @Test func generatedVideoIsScannedEndToEnd() throws {
         let video = folder.appendingPathComponent("short.mp4")
         try SceneRenderer(scene: shortScene()).writeVideo(to: video.path)
