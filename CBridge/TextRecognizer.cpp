@@ -4,6 +4,7 @@
 #include <tesseract/baseapi.h>
 #include <tesseract/resultiterator.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -71,9 +72,14 @@ extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages
         }
         const std::string file = directory + "/" + language + ".traineddata";
         if (!fileExists(file)) {
+            // Debian's package names are lower case with hyphens: chi_sim is in tesseract-ocr-chi-sim.
+            std::string package = language;
+            for (char &c : package) {
+                c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            }
             return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" +
                                                        file + " not found; Debian: apt install tesseract-ocr-" +
-                                                       language + ")");
+                                                       package + ")");
         }
     }
     auto ocr = std::make_unique<CB_OCR>();

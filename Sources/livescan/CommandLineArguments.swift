@@ -11,9 +11,13 @@ struct CommandLineArguments {
     private(set) var positional: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
+    /// The options given, by name, in order.
+    private(set) var given: [String] = []
 
-    /// `valued` options take a value; `switches` do not. Anything else starting with `-` is an error.
-    init(_ arguments: [String], valued: Set<String>, switches: Set<String>) throws {
+    /// `valued` options take a value; `switches` do not; `aliases` maps other spellings to their names. Anything
+    /// else starting with `-` is an error, and so is an option where a value should be (`--events --raw`:
+    /// `--events=--raw` names such a file).
+    init(_ arguments: [String], valued: Set<String>, switches: Set<String>, aliases: [String: String] = [:]) throws {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -33,11 +37,22 @@ struct CommandLineArguments {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
+            name = aliases[name] ?? name
+            if valued.contains(name) || switches.contains(name) {
+                given.append(name)
+            }
             if valued.contains(name) {
                 if let inlineValue {
                     values[name] = inlineValue
                 } else if index < arguments.count {
-                    values[name] = arguments[index]
+                    let next = arguments[index]
+                    let isOption = valued.contains(next) || switches.contains(next) || aliases[next] != nil
+                        || next.hasPrefix("--") && next.count > 2
+                    if isOption {
+                        throw UsageError(message: "\(name) needs a value, got option \(next) (\(name)=\(next) if "
+                            + "that is the value)")
+                    }
+                    values[name] = next
                     index += 1
                 } else {
                     throw UsageError(message: "\(name) needs a value")

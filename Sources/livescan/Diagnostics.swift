@@ -3,9 +3,6 @@ import LiveScan
 
 /// The one way the command reports failures: a single `Error: ...` line on stderr.
 enum Diagnostics {
-    static let usageLine = "Usage: livescan scan [--types LIST] [--languages LIST] [--quality LEVEL] [--raw] "
-        + "[--changes | --once] [--single] [--events PATH] [--annotate OUT] [--tracker SETTINGS] [SOURCE...]"
-
     static func report(_ error: Error) {
         var message = (error as? ScanError)?.description ?? (error as? UsageError)?.message ?? "\(error)"
         if case .imageTooLarge = error as? ScanError {
@@ -20,8 +17,8 @@ enum Diagnostics {
         return code
     }
 
-    /// A usage error: the message, the usage line and where help is.
-    static func usage(_ error: UsageError) -> ExitCode {
+    /// A usage error: the message, the command's usage line (scan's unless told) and where help is.
+    static func usage(_ error: UsageError, usageLine: String = ScanOption.usageLine) -> ExitCode {
         printError("Error: " + TerminalSafeText.escape(error.message))
         printError(usageLine)
         printError("See 'livescan --help'.")

@@ -107,16 +107,6 @@ enum ReportCommand {
     }
 }
 
-extension Diagnostics {
-    /// A usage error of a subcommand other than scan: the message, `usageLine` and where help is.
-    static func usage(_ error: UsageError, usageLine: String) -> ExitCode {
-        printError("Error: " + TerminalSafeText.escape(error.message))
-        printError(usageLine)
-        printError("See 'livescan --help'.")
-        return .usage
-    }
-}
-
 /// The report as an aligned text table for a terminal. Everything read from the log (ids and kinds as well as
 /// values: the log is only a file, anyone can write it) is escaped through `TerminalSafeText`.
 enum ReportTable {

@@ -139,12 +139,12 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// was asked for.
     private func wantsListing(isImages: Bool) -> Bool {
         Terminal.isInteractive && !isImages && !options.raw && !options.once && !options.changes
-            && !options.noListing && options.eventsPath != "-"
+            && !options.noListing && !options.quiet && options.eventsPath != "-"
     }
 
     private func makePresenters(listing: LiveListing?, source: SourceInfo, isImages: Bool) -> [ScanPresenter] {
         // A log on standard output owns it: nothing else is printed there.
-        if options.eventsPath == "-" {
+        if options.eventsPath == "-" || options.quiet {
             return []
         }
         if let listing {
@@ -187,42 +187,28 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     private func openSource(_ path: String) throws -> (FrameSource, Bool) {
         let policy = options.reconnect ? LiveFrameSource.ReconnectPolicy() : nil
-        if path.contains("://") {
+        switch SourceKind.of(path) {
+        case .stream:
             let timeout = options.streamTimeout
             return (try LiveFrameSource(reconnect: policy) { try VideoSource(url: path, timeout: timeout) }, false)
-        }
-        if let camera = ScanCommand.cameraIndex(path) {
-            let (size, fps) = (options.cameraSize, options.cameraFPS)
+        case .camera:
+            let (camera, size, fps) = (SourceKind.cameraIndex(path) ?? 0, options.cameraSize, options.cameraFPS)
             let source = try LiveFrameSource(reconnect: policy) {
                 try VideoSource(cameraIndex: camera, width: size?.width, height: size?.height, fps: fps)
             }
             return (source, false)
-        }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        let isSequencePattern = path.contains("%")  // shot_%03d.png: OpenCV reads it as a video
-        if !isSequencePattern && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
+        case .image:
             return (try ImageSource(path: path, maxPixels: options.maxPixels), true)
+        case .video:
+            var video: FrameSource = try VideoSource(path: path)
+            if options.every > 1 {
+                video = try EveryNthFrameSource(video, interval: options.every)
+            }
+            if options.realtime {
+                video = RealTimeFrameSource(video)
+            }
+            return (video, false)
         }
-        var video: FrameSource = try VideoSource(path: path)
-        if options.every > 1 {
-            video = try EveryNthFrameSource(video, interval: options.every)
-        }
-        if options.realtime {
-            video = RealTimeFrameSource(video)
-        }
-        return (video, false)
-    }
-
-    /// `/dev/video2` is camera 2; so is a bare `2` when no file of that name exists.
-    static func cameraIndex(_ path: String) -> Int? {
-        if path.hasPrefix("/dev/video"), let index = Int(path.dropFirst("/dev/video".count)), index >= 0 {
-            return index
-        }
-        if let index = Int(path), index >= 0, !FileManager.default.fileExists(atPath: path) {
-            return index
-        }
-        return nil
     }
 
     private func interrupt() {

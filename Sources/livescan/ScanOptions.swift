@@ -2,11 +2,6 @@ import LiveScan
 
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
-    static let valuedOptions: Set<String> = ["--types", "--languages", "--quality", "--events", "--tracker", "--size",
-                                             "--fps", "--timeout", "--annotate", "--every", "--max-pixels"]
-    static let switchOptions: Set<String> = ["--raw", "--single", "--changes", "--once", "--open", "--no-listing",
-                                              "--reconnect", "--realtime", "--force"]
-
     var sources: [String]
     var symbologies: [Symbology]
     var wantsBarcodes: Bool
@@ -14,6 +9,8 @@ struct ScanOptions {
     var languages: [String]
     var quality: QualityLevel
     var raw: Bool
+    /// `-q`: nothing printed; the exit status says whether anything was found.
+    var quiet: Bool
     var singleItem: Bool
     /// `+`/`~`/`-` lines per event instead of one line per item found.
     var changes: Bool
@@ -44,12 +41,14 @@ struct ScanOptions {
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
     var tracker = TrackerConfiguration()
 
-    /// Every name `--types` accepts.
-    static var typeNames: [String] { Symbology.allCases.map(\.rawValue) + ["text"] }
-
     init(_ arguments: [String]) throws {
-        let parsed = try CommandLineArguments(arguments, valued: ScanOptions.valuedOptions,
-                                              switches: ScanOptions.switchOptions)
+        let table = ScanOption.all
+        let parsed = try CommandLineArguments(
+            arguments, valued: Set(table.filter { $0.value != nil }.map(\.name)),
+            switches: Set(table.filter { $0.value == nil }.map(\.name)),
+            aliases: Dictionary(uniqueKeysWithValues: table.flatMap { option in
+                option.names.dropFirst().map { ($0, option.name) }
+            }))
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
         symbologies = []
@@ -59,30 +58,41 @@ struct ScanOptions {
             guard !types.isEmpty else { throw UsageError(message: "--types needs at least one type") }
             wantsText = false
             wantsBarcodes = false
+            var everySymbology = false
             for name in types {
-                if name.lowercased() == "text" {
+                switch name.lowercased() {
+                case "text":
                     wantsText = true
-                } else if let symbology = Symbology(rawValue: name.lowercased()) {
+                case "barcodes", "all-barcodes":
+                    wantsBarcodes = true
+                    everySymbology = true
+                default:
+                    guard let symbology = Symbology(rawValue: name.lowercased()) else {
+                        throw UsageError(message: "unknown type '\(name)' in --types (known: "
+                            + ScanOption.typeNames.joined(separator: ", ") + ")")
+                    }
                     wantsBarcodes = true
                     symbologies.append(symbology)
-                } else {
-                    throw UsageError(message: "unknown type '\(name)' in --types (known: "
-                        + ScanOptions.typeNames.joined(separator: ", ") + ")")
                 }
+            }
+            if everySymbology {
+                // An empty list is every symbology.
+                symbologies = []
             }
         }
         languages = parsed.list("--languages") ?? ["eng"]
         guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
-        let languageCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        let languageCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+")
         for language in languages where !language.allSatisfy(languageCharacters.contains) {
-            throw UsageError(message: "invalid language '\(language)' in --languages (names like eng or chi_sim, "
-                + "comma-separated)")
+            throw UsageError(message: "invalid language '\(language)' in --languages (names like eng, chi_sim or "
+                + "en-US, comma-separated)")
         }
         let qualityName = parsed.value("--quality") ?? QualityLevel.balanced.rawValue
         guard let quality = QualityLevel(rawValue: qualityName) else {
             throw UsageError(message: "unknown quality '\(qualityName)' (known: fast, balanced, accurate)")
         }
         self.quality = quality
+        quiet = parsed.has("--quiet")
         raw = parsed.has("--raw")
         singleItem = parsed.has("--single")
         changes = parsed.has("--changes")
@@ -104,8 +114,12 @@ struct ScanOptions {
             }
             maxPixels = value
         }
-        if annotatePath != nil, sources.count != 1 {
-            throw UsageError(message: "--annotate draws one SOURCE; give one")
+        if let annotatePath {
+            guard sources.count == 1 else { throw UsageError(message: "--annotate draws one SOURCE; give one") }
+            guard Annotator.isWritablePath(annotatePath) else {
+                throw UsageError(message: "--annotate \(annotatePath): not a video or image name (use "
+                    + Annotator.extensions.map { "." + $0 }.joined(separator: ", ") + ")")
+            }
         }
         if let size = parsed.value("--size") {
             let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -145,6 +159,19 @@ struct ScanOptions {
         }
         if eventsPath != nil, sources.count != 1 {
             throw UsageError(message: "--events records one SOURCE; give one (a folder of images is one source)")
+        }
+        try Self.checkOptionsApply(parsed.given, to: sources)
+    }
+
+    /// An option given for none of the sources (`--fps` for a video file) is a mistake worth saying.
+    private static func checkOptionsApply(_ given: [String], to sources: [String]) throws {
+        let kinds = Set(sources.map(SourceKind.of))
+        for name in given {
+            guard let option = ScanOption.named(name), option.appliesTo.isDisjoint(with: kinds) else { continue }
+            let applies = SourceKind.allCases.filter(option.appliesTo.contains).map(\.rawValue)
+            let what = sources.count == 1 ? "\(sources[0]) is \(SourceKind.of(sources[0]).rawValue)"
+                : "none of the sources is"
+            throw UsageError(message: "\(name) applies to \(applies.joined(separator: " or ")) only, and \(what)")
         }
     }
 

@@ -23,29 +23,7 @@ is copied with OSC 52; s snapshot, p pause, q quit); the findings are printed
 when it closes.
 
 Options of scan:
-  --types LIST       what to look for, comma-separated (default: everything):
-                     \(ScanOptions.typeNames.joined(separator: ", "))
-  --languages LIST   Tesseract languages for text, comma-separated (default: eng)
-  --quality LEVEL    fast, balanced (default) or accurate
-  --single           report one item at a time, the one nearest the centre
-  --raw              print payloads and transcripts only
-  --changes          one line per event instead: + added, ~ updated, - removed
-  --once             print the first item found and stop
-  --open             in the listing, Enter opens URLs with xdg-open
-  --no-listing       print lines even when standard output is a terminal
-  --annotate OUT     write the frames with highlighted items to OUT (.mp4, .mkv,
-                     .avi), or the last frame for an image name (.png, .jpg)
-  --every N          video files: scan every N-th frame only
-  --realtime         video files: play at media speed, dropping frames the scan
-                     is too slow for, as a live source would
-  --size WxH         cameras: the picture size to ask for, e.g. 1280x720
-  --fps N            cameras: the frame rate to ask for
-  --timeout SECONDS  streams: give up opening or waiting for a frame (default 5)
-  --reconnect        cameras and streams: when the source stops, reopen it with
-                     growing pauses for up to 30 s, keeping the items' ids
-  --events PATH      write the JSON Lines event log to PATH (- for standard output)
-  --tracker SETTINGS tracker knobs, e.g. grace_period=1,text_confirmations=3 (see README)
-  -h, --help         show this help
+\(ScanOption.helpLines.joined(separator: "\n"))
   --version          show the version
 
 report reads an event log (- for standard input) and prints one row per item

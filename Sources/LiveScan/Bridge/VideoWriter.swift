@@ -5,6 +5,9 @@ internal import CBridge
 /// picks the codec: .mp4/.mkv/.mov H.264 ("avc1", else "mp4v"), .avi Motion JPEG. Odd sizes are padded
 /// by one pixel (H.264 needs even ones). One thread at a time.
 public final class VideoWriter: @unchecked Sendable {
+    /// The extensions it writes (CBridge/VideoWriter.cpp picks each one's codec).
+    public static let extensions = ["mp4", "mkv", "mov", "avi"]
+
     public let path: String
     public let width: Int
     public let height: Int

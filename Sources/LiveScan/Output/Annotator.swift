@@ -74,6 +74,14 @@ public final class Annotator: @unchecked Sendable {
         return Annotator(imagePath: path)
     }
 
+    /// Every extension an annotator writes: the videos first, then the images.
+    public static var extensions: [String] { VideoWriter.extensions + imageExtensions.sorted() }
+
+    /// Whether `path` has an extension an annotator writes, so that a scan is not run only to fail at the end.
+    public static func isWritablePath(_ path: String) -> Bool {
+        extensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
     /// Whether `path` names an image (`image(path:)`) rather than a video (`init(path:fps:width:height:)`).
     public static func isImagePath(_ path: String) -> Bool {
         imageExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())

@@ -1,0 +1,211 @@
+import Foundation
+import LiveScan
+
+/// What a SOURCE argument is, from its spelling alone (before anything is opened): which options apply to it,
+/// and how `ScanCommand` opens it.
+enum SourceKind: String, CaseIterable {
+    case image = "an image or a folder of images"
+    case video = "a video file"
+    case camera = "a camera"
+    case stream = "a stream"
+
+    static func of(_ path: String) -> SourceKind {
+        if path.contains("://") {
+            return .stream
+        }
+        if cameraIndex(path) != nil {
+            return .camera
+        }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        // shot_%03d.png is an image sequence, which is read as a video.
+        if !path.contains("%") && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
+            return .image
+        }
+        return .video
+    }
+
+    /// `/dev/video2` is camera 2; so is a bare `2` when no file of that name exists.
+    static func cameraIndex(_ path: String) -> Int? {
+        if path.hasPrefix("/dev/video"), let index = Int(path.dropFirst("/dev/video".count)), index >= 0 {
+            return index
+        }
+        if let index = Int(path), index >= 0, !FileManager.default.fileExists(atPath: path) {
+            return index
+        }
+        return nil
+    }
+}
+
+/// One option of `livescan scan`. Every option is declared once, in `ScanOption.all`: the parser, `--help`,
+/// the usage line and the README's table are made from it (a test holds the README to it).
+struct ScanOption {
+    /// The option's name first, then its aliases (`--once`, `--oneshot`, `-1`).
+    let names: [String]
+    /// What its value is called (`LIST`), nil for a switch.
+    let value: String?
+    /// Its lines in `--help`, each at most 58 characters (they follow a 21-character column).
+    let help: [String]
+    /// Its row in the README's table: what it does, in full (Markdown).
+    let readme: String
+    /// The sources it means something for; an option given for none of the scan's sources is a usage error.
+    var appliesTo: Set<SourceKind> = Set(SourceKind.allCases)
+
+    var name: String { names[0] }
+
+    /// `--types LIST`, `--once, --oneshot, -1`.
+    var syntax: String {
+        names.joined(separator: ", ") + (value.map { " \($0)" } ?? "")
+    }
+
+    static var typeNames: [String] { Symbology.allCases.map(\.rawValue) + ["barcodes", "text"] }
+
+    static let all: [ScanOption] = [
+        ScanOption(
+            names: ["--types"], value: "LIST",
+            help: ["what to look for, comma-separated (default: everything):"]
+                + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology)"),
+            readme: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
+                + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology (default: all)"),
+        ScanOption(
+            names: ["--languages"], value: "LIST",
+            help: ["text languages, comma-separated, as Tesseract names them",
+                   "(eng, deu, chi_sim; eng+deu) or as BCP-47 tags",
+                   "(en-US, de, zh-Hans; default: eng)"],
+            readme: "text languages, comma-separated: Tesseract's names (`eng`, `deu`, `chi_sim`; `eng+deu` as "
+                + "Tesseract users type it) or BCP-47 tags as VisionKit takes them (`en-US`, `ja-JP`, `zh-Hans`, "
+                + "`de`). Default `eng`; a missing one names the Debian package that installs it "
+                + "(`tesseract-ocr-jpn`)"),
+        ScanOption(
+            names: ["--quality"], value: "LEVEL", help: ["fast, balanced (default) or accurate"],
+            readme: "`fast`, `balanced` (default), `accurate` — see below"),
+        ScanOption(
+            names: ["--single"], value: nil, help: ["report one item at a time, the one nearest the centre"],
+            readme: "one item at a time: the one nearest the centre, kept until it leaves"),
+        ScanOption(
+            names: ["--raw"], value: nil, help: ["print payloads and transcripts only"],
+            readme: "payloads and transcripts only"),
+        ScanOption(
+            names: ["--changes"], value: nil, help: ["one line per event instead: + added, ~ updated, - removed"],
+            readme: "one line per event instead: `+ 3f2a9c1d qr https://...` added, `~` updated, `-` removed"),
+        ScanOption(
+            names: ["--once", "--oneshot", "-1"], value: nil, help: ["print the first item found and stop"],
+            readme: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it)"),
+        ScanOption(
+            names: ["--quiet", "-q"], value: nil,
+            help: ["print nothing; the exit status says whether anything", "was found"],
+            readme: "print nothing (zbarimg's `-q`): the exit status says whether anything was found; `--events` "
+                + "still writes the log"),
+        ScanOption(
+            names: ["--open"], value: nil, help: ["in the listing, Enter opens URLs with xdg-open"],
+            readme: "in the listing, Enter opens a URL with `xdg-open`", appliesTo: [.video, .camera, .stream]),
+        ScanOption(
+            names: ["--no-listing"], value: nil, help: ["print lines even when standard output is a terminal"],
+            readme: "line output even when standard output is a terminal"),
+        ScanOption(
+            names: ["--annotate"], value: "OUT",
+            help: ["write the frames with highlighted items to OUT (.mp4,",
+                   ".mkv, .mov, .avi), or the last frame for an image name", "(.png, .jpg, ...)"],
+            readme: "write the video with every item's quad, short id and label drawn, barcodes green and text orange "
+                + "(`.mp4`/`.mkv`/`.mov` H.264, `.avi` MJPEG); an image name (`.png`, `.jpg`, `.jpeg`, `.bmp`, `.tif`, "
+                + "`.tiff`, `.webp`) writes the last frame; another extension is refused before scanning. Written "
+                + "under a hidden name beside `OUT` and renamed when done, so `OUT` is replaced only by a finished "
+                + "file; refused when it is the source. Frames of a stream that changes resolution are fitted into the "
+                + "first size"),
+        ScanOption(
+            names: ["--every"], value: "N", help: ["video files: scan every N-th frame only"],
+            readme: "video files: scan every N-th frame only (frame numbers in the log stay the file's)",
+            appliesTo: [.video]),
+        ScanOption(
+            names: ["--realtime"], value: nil,
+            help: ["video files: play at media speed, dropping frames the scan",
+                   "is too slow for, as a live source would"],
+            readme: "video files: play at media speed, dropping (and counting) frames the scan is too slow for, as "
+                + "a live source would", appliesTo: [.video]),
+        ScanOption(
+            names: ["--size"], value: "WxH", help: ["cameras: the picture size to ask for, e.g. 1280x720"],
+            readme: "cameras: the picture size to ask for", appliesTo: [.camera]),
+        ScanOption(
+            names: ["--fps"], value: "N", help: ["cameras: the frame rate to ask for"],
+            readme: "cameras: the frame rate to ask for", appliesTo: [.camera]),
+        ScanOption(
+            names: ["--timeout"], value: "SECONDS",
+            help: ["streams: give up opening or waiting for a frame", "(default 5)"],
+            readme: "streams: give up opening, or waiting for a frame, after this long (default 5)",
+            appliesTo: [.stream]),
+        ScanOption(
+            names: ["--reconnect"], value: nil,
+            help: ["cameras and streams: when the source stops, reopen it with",
+                   "growing pauses for up to 30 s, keeping the items' ids"],
+            readme: "cameras and streams: when the source stops, reopen it with growing pauses for up to 30 s; "
+                + "items still in view afterwards keep their ids", appliesTo: [.camera, .stream]),
+        ScanOption(
+            names: ["--events"], value: "PATH",
+            help: ["write the JSON Lines event log to PATH (- for standard", "output)"],
+            readme: "write the event log (below) to `PATH`; `-` for standard output. Opened only once the source "
+                + "has opened (a source that fails leaves an earlier log as it was), under an exclusive lock (a "
+                + "second scan onto the same log fails with one error line); refused when `PATH` is the source or "
+                + "`--annotate`'s file, or an existing file that is not an event log (`--force` replaces it)"),
+        ScanOption(
+            names: ["--force"], value: nil, help: ["let --events replace a file that is not an event log"],
+            readme: "let `--events` replace a file that is not an event log"),
+        ScanOption(
+            names: ["--max-pixels"], value: "N", help: ["images: refuse one announcing more pixels (default 10^8)"],
+            readme: "images: refuse, before decoding, one whose header announces more than N pixels (default "
+                + "\(ImageSource.defaultMaxPixels))", appliesTo: [.image]),
+        ScanOption(
+            names: ["--tracker"], value: "SETTINGS",
+            help: ["tracker knobs, e.g. grace_period=1,text_confirmations=3", "(see README)"],
+            readme: "tracker knobs as `name=value` pairs, e.g. `grace_period=1,text_confirmations=3` (names as in "
+                + "the start line's `config.tracker`)"),
+    ]
+
+    /// `text` in lines of at most 58 characters, broken at spaces.
+    static func wrapped(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > 58 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return line.isEmpty ? lines : lines + [line]
+    }
+
+    /// The option called `name` (or by one of its aliases).
+    static func named(_ name: String) -> ScanOption? {
+        all.first { $0.names.contains(name) }
+    }
+
+    /// `Usage: livescan scan [--types LIST] ... [SOURCE...]`, every option in it.
+    static var usageLine: String {
+        "Usage: livescan scan " + all.map { "[\($0.name)\($0.value.map { " \($0)" } ?? "")]" }.joined(separator: " ")
+            + " [SOURCE...]"
+    }
+
+    /// The options section of `--help`.
+    static var helpLines: [String] {
+        var lines: [String] = []
+        for option in all + [ScanOption(names: ["-h", "--help"], value: nil, help: ["show this help"], readme: "")] {
+            let column = "  " + option.syntax
+            let first = column.count < 21 ? column.padding(toLength: 21, withPad: " ", startingAt: 0) + option.help[0]
+                : column
+            lines.append(first)
+            let rest = column.count < 21 ? Array(option.help.dropFirst()) : option.help
+            lines += rest.map { String(repeating: " ", count: 21) + $0 }
+        }
+        return lines
+    }
+
+    /// The README's options table, row by row.
+    static var readmeTable: [String] {
+        ["| option | meaning |", "|---|---|"]
+            + all.map { option in
+                "| " + option.names.map { "`\($0)\(option.value.map { " \($0)" } ?? "")`" }.joined(separator: ", ")
+                    + " | \(option.readme) |"
+            }
+            + ["| `-h`, `--help`, `--version` | |"]
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import livescan
+import LiveScan
+import LiveScanScenes
+
+/// The options of `livescan scan` as users reach for them: declared once (parser, `--help`, usage line, README),
+/// the spellings VisionKit, Tesseract and zbar users bring, and mistakes named before anything is scanned.
+@Suite(.serialized) struct CommandOptionsTests {
+    let folder: URL
+
+    init() throws {
+        folder = try makeScratchFolder()
+    }
+
+    /// still720: 3 QR, an EAN-13, a Code 128 and 6 text lines.
+    func stillImage() throws -> URL {
+        let image = folder.appendingPathComponent("still.png")
+        try SceneRenderer(scene: ScenePreset.still720.scene).writeImage(to: image.path)
+        return image
+    }
+
+    @Test func readmeHelpAndUsageLineComeFromTheOneTable() throws {
+        let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let table = ScanOption.readmeTable.joined(separator: "\n")
+        #expect(readme.contains(table), "README's options table should be:\n\(table)")
+        let help = try Livescan.run(["--help"]).standardOutput
+        #expect(help.contains(ScanOption.helpLines.joined(separator: "\n")))
+        for option in ScanOption.all {
+            for name in option.names {
+                #expect(help.contains(name), "--help lacks \(name)")
+            }
+            #expect(ScanOption.usageLine.contains("[\(option.name)"), "the usage line lacks \(option.name)")
+            #expect(readme.contains("[\(option.name)"), "README's usage lacks \(option.name)")
+        }
+        #expect(ScanOption.helpLines.allSatisfy { $0.count <= 80 }, "a --help line is wider than 80 columns")
+        let usage = try Livescan.run(["scan", "--frobnicate", "a.png"]).errorLines
+        #expect(usage.dropFirst().first == ScanOption.usageLine)
+    }
+
+    /// `livescan scan --events --raw demo.mp4` wrote a log named `--raw` and exited 0.
+    @Test func aMissingValueIsAnError() throws {
+        let result = try Livescan.run(["scan", "--events", "--raw", "nothing.mp4"])
+        #expect(result.status == 2)
+        #expect(result.errorLines.first == "Error: --events needs a value, got option --raw (--events=--raw if that "
+            + "is the value)")
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/--raw"))
+    }
+
+    @Test func anOptionForAnotherKindOfSourceIsAnError() throws {
+        let image = try stillImage()
+        let fps = try Livescan.run(["scan", "--fps", "10", image.path])
+        #expect(fps.status == 2)
+        #expect(fps.errorLines.first == "Error: --fps applies to a camera only, and \(image.path) is an image or a "
+            + "folder of images")
+        let timeout = try Livescan.run(["scan", "--timeout", "3", "--every", "2", "clip.mp4"])
+        #expect(timeout.errorLines.first == "Error: --timeout applies to a stream only, and clip.mp4 is a video file")
+        // Given for one source among several it applies to, it is fine.
+        let mixed = try Livescan.run(["scan", "--every", "2", "--types", "qr", image.path, image.path])
+        #expect(mixed.status == 2, "--every for two images is still for no video")
+    }
+
+    @Test func annotatingToAnUnknownExtensionFailsBeforeScanning() throws {
+        let image = try stillImage()
+        let result = try Livescan.run(["scan", "--annotate", folder.appendingPathComponent("out.txt").path,
+                                       image.path])
+        #expect(result.status == 2)
+        let line = result.errorLines.first ?? ""
+        for known in [".mp4", ".mkv", ".mov", ".avi", ".png", ".jpg", ".webp"] {
+            #expect(line.contains(known), "\(line) lacks \(known)")
+        }
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    /// VisionKit's tags and Tesseract's `+` lists name Tesseract's data; a missing one names the real Debian
+    /// package (`tesseract-ocr-chi-sim`, not `tesseract-ocr-zh-Hans`).
+    @Test func languagesAsBCP47TagsOrTesseractNames() throws {
+        let image = folder.appendingPathComponent("hello.png")
+        try SceneRenderer(scene: SceneRenderer.still(text: "Order 4711 ships today").scene).writeImage(to: image.path)
+        for languages in ["en-US", "en", "eng", "en-GB,eng"] {
+            let result = try Livescan.run(["scan", "--types", "text", "--languages", languages, image.path])
+            #expect(result.status == 0, "\(languages): \(result.standardError)")
+            #expect(result.outputLines == ["text:Order 4711 ships today"], "\(languages)")
+        }
+        let chinese = try Livescan.run(["scan", "--languages", "en-US,zh-Hans", image.path])
+        #expect(chinese.status == 2)
+        #expect(chinese.errorLines.first?.contains("'chi_sim'") == true, "\(chinese.errorLines)")
+        #expect(chinese.errorLines.first?.contains("apt install tesseract-ocr-chi-sim)") == true)
+        let plus = try Livescan.run(["scan", "--languages", "eng+jpn", image.path])
+        #expect(plus.errorLines.first?.contains("tesseract-ocr-jpn") == true, "\(plus.errorLines)")
+    }
+
+    @Test func typeGroupsAndZbarSpellings() throws {
+        let image = try stillImage()
+        let barcodes = try Livescan.run(["scan", "--types", "barcodes", image.path])
+        #expect(barcodes.status == 0)
+        #expect(barcodes.outputLines.count == 5, "\(barcodes.outputLines)")
+        #expect(!barcodes.outputLines.contains { $0.hasPrefix("text:") })
+        let logged = try Livescan.run(["scan", "--types", "all-barcodes,text", "--raw", image.path])
+        #expect(logged.outputLines.count == 11, "\(logged.outputLines)")
+
+        for once in ["--once", "--oneshot", "-1"] {
+            let result = try Livescan.run(["scan", "--types", "qr", once, image.path])
+            #expect(result.status == 0 && result.outputLines.count == 1, "\(once): \(result.outputLines)")
+        }
+        for quiet in ["-q", "--quiet"] {
+            let found = try Livescan.run(["scan", "--types", "qr", quiet, image.path])
+            #expect(found.status == 0 && found.standardOutput.isEmpty && found.standardError.isEmpty)
+        }
+        let nothing = folder.appendingPathComponent("blank.png")
+        try FrameImage(pixels: [UInt8](repeating: 255, count: 64 * 64), width: 64, height: 64, channels: 1)
+            .write(to: nothing.path)
+        let quietNothing = try Livescan.run(["scan", "-q", nothing.path])
+        #expect(quietNothing.status == 4 && quietNothing.standardOutput.isEmpty)
+    }
+}
