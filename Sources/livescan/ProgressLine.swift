@@ -2,12 +2,16 @@ import Foundation
 import LiveScan
 
 /// A one-line progress report on stderr while a file is scanned without the listing: percent, fps,
-/// ETA. Shown only when stderr is a terminal, redrawn at most 4 times a second, erased at the end.
+/// ETA. Shown only when stderr is a terminal, redrawn at most 4 times a second, erased at the end. It must
+/// be told of changes before the presenters that print them: it erases itself first, so that a line printed
+/// on standard output, the same terminal as a rule, starts on a clean line, and is redrawn with the next
+/// frame.
 final class ProgressLine: ScanPresenter {
     private let total: Int?
     private let start = Date()
     private var lastDrawn = Date.distantPast
     private var shown = false
+    private var erased = false
 
     init(source: SourceInfo) {
         total = source.frameCount
@@ -15,11 +19,17 @@ final class ProgressLine: ScanPresenter {
 
     static var isWanted: Bool { isatty(STDERR_FILENO) == 1 }
 
-    func changed(_ changes: ScanChanges) throws {}
+    func changed(_ changes: ScanChanges) throws {
+        let printsSomething = !(changes.added.isEmpty && changes.updated.isEmpty && changes.removed.isEmpty)
+        if shown && !erased && printsSomething {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            erased = true
+        }
+    }
 
     func processed(_ frame: Frame, items: [RecognizedItem]) throws {
         let now = Date()
-        guard now.timeIntervalSince(lastDrawn) >= 0.25 else { return }
+        guard erased || now.timeIntervalSince(lastDrawn) >= 0.25 else { return }
         lastDrawn = now
         let done = frame.index + 1
         let elapsed = max(now.timeIntervalSince(start), 0.001)
@@ -41,6 +51,7 @@ final class ProgressLine: ScanPresenter {
 
     private func draw(_ text: String) {
         shown = true
+        erased = false
         // \r and "erase to end of line": the line is rewritten in place, never scrolled.
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
     }

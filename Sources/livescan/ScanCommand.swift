@@ -153,12 +153,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         // Live sources never end, so what matters is what changes, as zbarcam prints; files and images
         // get zbarimg's one line per item found, unless --changes asks for the events.
         let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
-        var chosen: [ScanPresenter] = [eventLines ? ChangeLines(output: standardOutput)
-            : FindingLines(output: standardOutput, raw: options.raw, settlesText: !isImages && !options.once)]
-        if !isImages && ProgressLine.isWanted {
-            chosen.append(ProgressLine(source: source))
-        }
-        return chosen
+        let lines: ScanPresenter = eventLines ? ChangeLines(output: standardOutput)
+            : FindingLines(output: standardOutput, raw: options.raw, settlesText: !isImages && !options.once)
+        // The progress line first: it erases itself before the lines are printed.
+        return (!isImages && ProgressLine.isWanted ? [ProgressLine(source: source)] : []) + [lines]
     }
 
     /// Opens `path` on a thread of its own, so that a signal is not kept waiting by what cannot be interrupted:

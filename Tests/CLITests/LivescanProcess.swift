@@ -81,10 +81,28 @@ enum Shell {
     /// `text` quoted for the shell.
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    /// What `command` prints when its standard output is a terminal (util-linux `script` gives it a pty).
+    /// What `command` prints when its standard output and standard error are a terminal: Python's `pty` runs it
+    /// on a pseudo-terminal and copies everything from it until it exits (python3 is there: `make setup`
+    /// installs python3-pip), so that standard error is the same terminal as standard output.
     static func runInTerminal(_ command: [String]) throws -> String {
-        try run("exec script -qec \"$0\" /dev/null", arguments: [command.map(quote).joined(separator: " ")])
-            .standardOutput
+        let relay = """
+            import os, pty, sys
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            out = bytearray()
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            os.waitpid(pid, 0)
+            sys.stdout.buffer.write(out)
+            """
+        return try run("exec /usr/bin/python3 -c \"$0\" \"$@\"", arguments: [relay] + command).standardOutput
     }
 }
 

@@ -46,6 +46,48 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(adds.count == 1, "\(adds.map { $0["transcript"] ?? "" })")
     }
 
+    /// stdout and stderr on one terminal: the progress line is erased before an event line is printed, so no
+    /// line shows progress text run into an event (`...ETA 85 s+ 51e450c7 text ...`).
+    @Test func theProgressLineLeavesNoResidueInEventLines() throws {
+        let video = folder.appendingPathComponent("progress.mp4")
+        try SceneRenderer(scene: shortScene(frames: 90)).writeVideo(to: video.path)
+        let screen = try Shell.runInTerminal([try #require(Livescan.executable).path, "scan", "--changes",
+                                              "--no-listing", video.path])
+        let rendered = renderedLines(screen)
+        let events = rendered.filter { $0.contains(" qr ") || $0.contains(" text ") || $0.contains(" code128 ") }
+        #expect(events.filter { $0.hasPrefix("+ ") }.count == 4 && events.filter { $0.hasPrefix("- ") }.count == 4,
+                "\(rendered)")
+        for line in events {
+            #expect(line.wholeMatch(of: /[+~-] [0-9a-f]{8} (qr|code128|text) .+/) != nil, "garbled: \(line)")
+        }
+        #expect(screen.contains("fps"), "no progress line was drawn: \(rendered)")
+    }
+
+    /// What a terminal shows of `output`: `\r` returns to the line's start, ESC [ K erases to its end. (The
+    /// terminal ends lines with \r\n, which Swift counts as one character: they are made \n first.)
+    func renderedLines(_ output: String) -> [String] {
+        output.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n").map { raw in
+            var line: [Character] = [], cursor = 0
+            var characters = Array(raw)[...]
+            while let character = characters.popFirst() {
+                if character == "\r" {
+                    cursor = 0
+                } else if character == "\u{1B}", characters.starts(with: "[K") {
+                    characters = characters.dropFirst(2)
+                    line.removeSubrange(min(cursor, line.count)...)
+                } else {
+                    if cursor < line.count {
+                        line[cursor] = character
+                    } else {
+                        line.append(character)
+                    }
+                    cursor += 1
+                }
+            }
+            return String(line)
+        }
+    }
+
     @Test func generatedVideoIsScannedEndToEnd() throws {
         let video = folder.appendingPathComponent("short.mp4")
         try SceneRenderer(scene: shortScene()).writeVideo(to: video.path)
