@@ -174,6 +174,14 @@ BarcodeList::~BarcodeList() {
     }
 }
 
+std::vector<CB_Quad> BarcodeList::quads() const {
+    std::vector<CB_Quad> quads;
+    for (const auto &barcode : barcodes) {
+        quads.push_back(barcode.quad);
+    }
+    return quads;
+}
+
 void BarcodeList::translate(float dx, float dy) {
     for (auto &barcode : barcodes) {
         for (int corner = 0; corner < 4; ++corner) {
@@ -357,6 +365,9 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         for (const auto &[result, toGray] : cbridge::readQRFallbacks(gray, zxingOptions)) {
             barcodes.append(result, scale * toGray);
         }
+    }
+    if (options->try_any_angle != 0) {
+        cbridge::readTurnedLinearCodes(gray, wanted, options->try_inverted != 0, scale, barcodes);
     }
     barcodes.translate(static_cast<float>(area.x), static_cast<float>(area.y));
     const CB_Status status = barcodes.release(out_barcodes, out_count);

@@ -27,12 +27,15 @@ public enum QualityLevel: String, Sendable, CaseIterable {
             return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: false, tryRotate: false,
                                           maxDimension: 1280)
         case .balanced:
-            return BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true,
-                                          maxDimension: 1920)
+            var options = BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true,
+                                                 maxDimension: 1920)
+            options.readsAnyAngle = true
+            return options
         case .accurate:
             var options = BarcodeDetectorOptions(symbologies: symbologies, tryHarder: true, tryRotate: true,
                                                  maxDimension: 0)
             options.triesInverted = true
+            options.readsAnyAngle = true
             return options
         }
     }
