@@ -21,10 +21,6 @@ namespace cbridge {
 
 namespace {
 
-constexpr int linearFormats = CB_FORMAT_CODABAR | CB_FORMAT_CODE39 | CB_FORMAT_CODE93 | CB_FORMAT_CODE128 |
-                              CB_FORMAT_DATABAR | CB_FORMAT_DATABAR_EXPANDED | CB_FORMAT_EAN8 | CB_FORMAT_EAN13 |
-                              CB_FORMAT_ITF | CB_FORMAT_UPCA | CB_FORMAT_UPCE;
-
 // The gradients are taken at most this large (long side, integer reduction: INTER_AREA at a non-integer factor
 // is 5x slower): modules of 2 pixels at 1080p still leave bars at 960 px.
 constexpr int analysisLongSide = 960;
