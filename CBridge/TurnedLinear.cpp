@@ -52,6 +52,9 @@ constexpr double quietZoneToLength = 0.12;
 // over a pixel to tell a 1-wide from a 2-wide bar.
 constexpr double minCutLength = 400;
 constexpr double maxUpscale = 3;
+// Cuts are at most this many rows tall: bars are the same all along their height, so rows beyond these repeat
+// what the others read (zxing-cpp with tryHarder reads every row of a cut this small), at a cost.
+constexpr double maxCutRows = 80;
 // Formats without a mandatory check digit: a misread line of noise or print is not caught by a checksum. Their
 // reads must be confirmed by a second, independent one: the same text read again on each half of the bars'
 // height (a real code's bars carry it all along their length; a chance pattern rarely repeats).
@@ -268,14 +271,16 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         const double quietZone = std::max(quietZoneToLength * candidate.length, 2.0 * cellSize);
         const double length = candidate.length + 2 * quietZone, height = candidate.height;
         const double enlarge = std::clamp(minCutLength / length, 1.0, maxUpscale);
+        const double enlargeAlong = std::min(enlarge, maxCutRows / std::max(height, 1.0));
         const cv::Size cut(static_cast<int>(std::lround(length * enlarge)),
-                           std::max(8, static_cast<int>(std::lround(height * enlarge))));
-        // The cut's pixel (x, y) is the read's centre + (x - w/2) / enlarge * across + (y - h/2) / enlarge * along.
+                           std::max(8, static_cast<int>(std::lround(height * enlargeAlong))));
+        // The cut's pixel (x, y) is the read's centre + (x - w/2) / enlarge * across + (y - h/2) / enlargeAlong *
+        // along: bars upright, the code's length across the cut.
         const cv::Point2d across = candidate.across, along(-across.y, across.x);
         const cv::Point2d origin = candidate.centre - across * (cut.width / 2.0 / enlarge) -
-                                   along * (cut.height / 2.0 / enlarge);
-        const cv::Matx23d toRead(across.x / enlarge, along.x / enlarge, origin.x,
-                                 across.y / enlarge, along.y / enlarge, origin.y);
+                                   along * (cut.height / 2.0 / enlargeAlong);
+        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,
+                                 across.y / enlarge, along.y / enlargeAlong, origin.y);
         cv::Mat upright;
         cv::warpAffine(gray, upright, cv::Mat(toRead), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
                        cv::BORDER_REPLICATE);
