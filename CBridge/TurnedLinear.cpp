@@ -250,6 +250,15 @@ bool readsOnBothHalves(const cv::Mat &upright, const ZXing::Barcode &result, con
     return true;
 }
 
+bool quadContains(const CB_Quad &quad, cv::Point2d point) {
+    std::vector<cv::Point2f> corners;
+    for (int corner = 0; corner < 4; ++corner) {
+        corners.emplace_back(quad.x[corner], quad.y[corner]);
+    }
+    return cv::pointPolygonTest(corners, cv::Point2f(static_cast<float>(point.x), static_cast<float>(point.y)),
+                                false) >= 0;
+}
+
 }  // namespace
 
 void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, double scale, BarcodeList &barcodes) {
@@ -258,14 +267,24 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         return;
     }
     // Quads in the list are in `gray`'s pixels times `scale`.
-    std::vector<cv::Point2d> known;
+    std::vector<CB_Quad> known;
+    const auto remember = [&](CB_Quad quad) {
+        for (int corner = 0; corner < 4; ++corner) {
+            quad.x[corner] = static_cast<float>(quad.x[corner] / scale);
+            quad.y[corner] = static_cast<float>(quad.y[corner] / scale);
+        }
+        known.push_back(quad);
+    };
     for (const auto &quad : barcodes.quads()) {
-        known.push_back(centreOf(quad) * (1 / scale));
+        remember(quad);
     }
     ZXing::ReaderOptions options = readerOptions(formats, true, false, tryInvert);
     for (const Candidate &candidate : locate(gray)) {
-        // A code decoded in this read already: the candidate is that code (its bars, or what surrounds it).
-        if (std::any_of(known.begin(), known.end(), [&](cv::Point2d point) { return contains(candidate, point); })) {
+        // A code decoded in this read already: the candidate is that code (its bars, a linear code's scan line in
+        // it), or lies in it (a run of a 2-D code's modules).
+        if (std::any_of(known.begin(), known.end(), [&](const CB_Quad &quad) {
+                return contains(candidate, centreOf(quad)) || quadContains(quad, candidate.centre);
+            })) {
             continue;
         }
         const double quietZone = std::max(quietZoneToLength * candidate.length, 2.0 * cellSize);
@@ -299,7 +318,7 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
                 quad.y[corner] = static_cast<float>(point.y * scale);
             }
             barcodes.append(result, 1, &quad);
-            known.push_back(centreOf(quad) * (1 / scale));
+            remember(quad);
         }
     }
 }
