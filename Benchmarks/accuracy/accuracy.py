@@ -476,7 +476,8 @@ def run_realdata(args, tools: Tools, log) -> list[dict]:
         except ValueError:
             continue
         if isinstance(row, dict) and row.get("set") in names:
-            row["supported"] = supported_codes(args.realdata, row["set"])
+            # Boxes-only labels (BoofCV) carry no symbology: every labelled code counts.
+            row["supported"] = supported_codes(args.realdata, row["set"]) or row["codes"]
             rows.append(row)
             log(f"realdata/{row['set']}: livescan {row['livescan']['read']} (misreads "
                 f"{row['livescan']['misreads']}), " + ", ".join(f"{key} {row[key]['read']}" for key, _ in REALDATA_PEERS
