@@ -108,6 +108,11 @@ Candidate candidateOf(const std::vector<cv::Point> &cells, const CellTensor &ten
 /// Where linear codes may be, whatever their angle, in `gray`'s pixels; largest first.
 std::vector<Candidate> locate(const cv::Mat &gray) {
     const int reduction = std::max(1, (std::max(gray.cols, gray.rows) + analysisLongSide - 1) / analysisLongSide);
+    // Too thin to hold two cells either way once reduced (a 1 x 100000 image): no code to turn, and cv::resize
+    // would assert on a side of 0.
+    if (gray.cols / reduction < 2 * cellSize || gray.rows / reduction < 2 * cellSize) {
+        return {};
+    }
     cv::Mat small = gray;
     if (reduction > 1) {
         cv::resize(gray, small, cv::Size(gray.cols / reduction, gray.rows / reduction), 0, 0, cv::INTER_AREA);

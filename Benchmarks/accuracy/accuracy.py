@@ -716,7 +716,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=20, help="seconds per barcode image per tool (20)")
     parser.add_argument("--text-timeout", type=float, default=180,
                         help="seconds per text page per tool (180: the UNLV pages are 300 dpi spreads)")
-    parser.add_argument("--only", help="regex over corpus/folder: run only those barcode folders, no text")
+    parser.add_argument("--only", help="regex over corpus/folder (realdata/SET for the real photos): run only "
+                        "those barcode folders, no text")
     parser.add_argument("--no-text", action="store_true", help="skip the text benchmark")
     parser.add_argument("--no-barcodes", action="store_true", help="skip the barcode folders (text only)")
     parser.add_argument("--quality", choices=("fast", "balanced", "accurate"), default="balanced",

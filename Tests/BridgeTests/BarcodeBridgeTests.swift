@@ -365,6 +365,15 @@ import LiveScanScenes
         #expect(plain.status == 0 && plain.texts.isEmpty)
     }
 
+    /// Images too thin to hold a turned code are read, not failed (the search reduced them to a side of 0 pixels).
+    @Test func veryThinImagesAreReadWithTheSearch() throws {
+        for (width, height) in [(1, 5000), (5000, 3), (20, 20)] {
+            let thin = Frame(image: try FrameImage(pixels: [UInt8](repeating: 255, count: width * height),
+                                                   width: width, height: height, channels: 1), index: 0, time: 0)
+            #expect(try Self.anyAngle().detect(in: thin).isEmpty)
+        }
+    }
+
     /// Noise, and stripes turned at many angles (coherent gradients, as bars have: they become candidates), hold
     /// no code: nothing is reported.
     @Test func noiseAndStripesGiveNoFalseCode() throws {
