@@ -83,7 +83,7 @@ do {
         let (searchTime, _) = try measure { try ZXingBarcodeDetector(options: options).detect(in: striped) }
         options.readsAnyAngle = false
         let (rowsTime, _) = try measure { try ZXingBarcodeDetector(options: options).detect(in: striped) }
-        row("stripes, no code (\(quality.rawValue)): with / without search", searchTime,
+        row("stripes, no code (\(quality.rawValue)), any angle", searchTime,
             String(format: "%.1f ms without", rowsTime))
     }
     let (locatorTime, located) = try measure { try OpenCVQRCodeDetector().detect(in: frame) }
