@@ -50,7 +50,8 @@ let package = Package(
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan"], path: "Tests/LiveScanTests"),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["LiveScan", "LiveScanScenes"],
+            // CBridge too: a few tests call the C API directly, as a C caller would.
+            dependencies: ["LiveScan", "LiveScanScenes", "CBridge"],
             path: "Tests/BridgeTests",
             exclude: ["Fixtures"]
         ),

@@ -13,10 +13,6 @@
 
 namespace {
 
-constexpr int linearFormats = CB_FORMAT_CODABAR | CB_FORMAT_CODE39 | CB_FORMAT_CODE93 | CB_FORMAT_CODE128 |
-                              CB_FORMAT_DATABAR | CB_FORMAT_DATABAR_EXPANDED | CB_FORMAT_EAN8 | CB_FORMAT_EAN13 |
-                              CB_FORMAT_ITF | CB_FORMAT_UPCA | CB_FORMAT_UPCE;
-
 // A row belongs to the bars while its profile correlates with the read rows' at least this well. Bars under
 // blur, noise and JPEG artefacts stay above 0.8; the digits under an EAN and textured background fall below 0.3.
 constexpr double sameBarsCorrelation = 0.6;

@@ -4,6 +4,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -174,6 +175,14 @@ BarcodeList::~BarcodeList() {
     }
 }
 
+std::vector<CB_Quad> BarcodeList::quads() const {
+    std::vector<CB_Quad> quads;
+    for (const auto &barcode : barcodes) {
+        quads.push_back(barcode.quad);
+    }
+    return quads;
+}
+
 void BarcodeList::translate(float dx, float dy) {
     for (auto &barcode : barcodes) {
         for (int corner = 0; corner < 4; ++corner) {
@@ -319,6 +328,67 @@ void appendMergingSequences(const ZXing::Barcodes &results, double scale, Barcod
     }
 }
 
+namespace {
+
+/// Whether (x, y) lies on the bars of the linear code whose quad is `quad`: between its ends along the scan line,
+/// and across it within its bars' height grown by a quarter on each side (the height is measured where the profile
+/// repeats, which skewed or curved bars leave short).
+bool onBarsOf(const CB_Quad &quad, float x, float y) {
+    const double leftX = (quad.x[0] + quad.x[3]) / 2.0, leftY = (quad.y[0] + quad.y[3]) / 2.0;
+    const double rightX = (quad.x[1] + quad.x[2]) / 2.0, rightY = (quad.y[1] + quad.y[2]) / 2.0;
+    const double length = std::hypot(rightX - leftX, rightY - leftY);
+    if (length < 1) {
+        return false;
+    }
+    const double alongX = (rightX - leftX) / length, alongY = (rightY - leftY) / length;
+    double acrossMin = 0, acrossMax = 0;
+    for (int corner = 0; corner < 4; ++corner) {
+        const double across = -(quad.x[corner] - leftX) * alongY + (quad.y[corner] - leftY) * alongX;
+        acrossMin = std::min(acrossMin, across), acrossMax = std::max(acrossMax, across);
+    }
+    const double grow = (acrossMax - acrossMin) / 4;
+    const double along = (x - leftX) * alongX + (y - leftY) * alongY;
+    const double across = -(x - leftX) * alongY + (y - leftY) * alongX;
+    return along >= 0 && along <= length && across >= acrossMin - grow && across <= acrossMax + grow;
+}
+
+/// Whether `part` is a partial read of `whole`: a linear code of the same format whose centre lies on `whole`'s
+/// bars and whose text is part of `whole`'s. Bars belong to one code, so a read inside another code's bars that
+/// spells part of it read only some of them: ITF, which has no fixed length, from a few of its pairs; an EAN
+/// without the add-on a read beside it found.
+bool isPartialRead(const CB_Barcode &part, const CB_Barcode &whole) {
+    if ((part.format & linearFormats) == 0 || part.format != whole.format ||
+        part.text_length >= whole.text_length) {
+        return false;
+    }
+    const std::string partText(part.text, part.text_length), wholeText(whole.text, whole.text_length);
+    const float x = (part.quad.x[0] + part.quad.x[1] + part.quad.x[2] + part.quad.x[3]) / 4;
+    const float y = (part.quad.y[0] + part.quad.y[1] + part.quad.y[2] + part.quad.y[3]) / 4;
+    return wholeText.find(partText) != std::string::npos && onBarsOf(whole.quad, x, y);
+}
+
+}  // namespace
+
+/// Drops the partial reads among `barcodes` (see isPartialRead), freeing them; `count` becomes what is left.
+void dropPartialReads(CB_Barcode *barcodes, size_t &count) {
+    std::vector<bool> partial(count, false);
+    for (size_t part = 0; part < count; ++part) {
+        for (size_t whole = 0; whole < count && !partial[part]; ++whole) {
+            partial[part] = whole != part && isPartialRead(barcodes[part], barcodes[whole]);
+        }
+    }
+    size_t kept = 0;
+    for (size_t index = 0; index < count; ++index) {
+        if (partial[index]) {
+            std::free(barcodes[index].text);
+            std::free(barcodes[index].bytes);
+        } else {
+            barcodes[kept++] = barcodes[index];
+        }
+    }
+    count = kept;
+}
+
 }  // namespace cbridge
 
 extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options,
@@ -358,10 +428,18 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
             barcodes.append(result, scale * toGray);
         }
     }
+    if (options->try_any_angle != 0) {
+        cbridge::readTurnedLinearCodes(gray, wanted, options->try_inverted != 0, scale, barcodes);
+    }
     barcodes.translate(static_cast<float>(area.x), static_cast<float>(area.y));
     const CB_Status status = barcodes.release(out_barcodes, out_count);
     if (status == CB_OK) {
         cbridge::coverBarHeights(image->gray(), *out_barcodes, *out_count);
+        cbridge::dropPartialReads(*out_barcodes, *out_count);
+        if (*out_count == 0) {
+            std::free(*out_barcodes);
+            *out_barcodes = nullptr;
+        }
     }
     return status;
     CB_CATCH

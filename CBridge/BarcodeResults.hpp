@@ -23,6 +23,8 @@ public:
     /// Moves every quad by (dx, dy): from a region's pixels to the whole image's.
     void translate(float dx, float dy);
     bool empty() const { return barcodes.empty(); }
+    /// The quads collected so far, in the coordinates they were appended in.
+    std::vector<CB_Quad> quads() const;
     /// Moves the barcodes into one calloc'ed array for the caller (CB_Barcodes_free releases it).
     CB_Status release(CB_Barcode **out_barcodes, size_t *out_count);
 
@@ -36,5 +38,10 @@ ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, 
 /// The CB_Format flag a result is reported as, CB_FORMAT_NONE for a format LiveScan does not ask for.
 int formatFlag(const ZXing::Barcode &result);
 ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &options);
+
+/// Linear codes of the `wanted` CB_Format flags at any angle (TurnedLinear.cpp): candidates found by the coherence
+/// of their gradients, each cut out upright and read by zxing-cpp; one whose centre holds a code `barcodes`
+/// already has is skipped. Appends what it reads, its quads in `gray`'s pixels times `scale` (as the list's).
+void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, double scale, BarcodeList &barcodes);
 
 }  // namespace cbridge

@@ -5,7 +5,10 @@
 
 Barcodes: every folder of zxing-cpp-samples and zxing-blackbox, scanned with the folder's format (`--types`,
 `-format`, zbar `-S<symbology>.enable`); QR folders also at `--quality accurate` and with every format enabled.
-Text: CER on tesseract-testing pages and on the public SROIE receipts. Writes summary.txt and accuracy.json in
+Text: CER on tesseract-testing pages and on the public SROIE receipts. Real photos (`--realdata`,
+../shared/realdata: quagga2 1-D phone photos, jsQR and BoofCV QR photos) are scored by ../shared/tools/
+score_realdata.py, which runs LiveScan, ZXingReader 1.4, zbarimg and zxing-cpp 3.1 (its Python wheel, in the
+`--realdata-python` environment) on every image. Writes summary.txt and accuracy.json in
 --out; a tool that crashes or hangs on an image counts as "not decoded" there and is listed, never fatal.
 Standard library only; the comparison rules live in compare.py (tested by test_compare.py).
 """
@@ -26,6 +29,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
 
 BARCODE_CORPORA = ("zxing-cpp-samples", "zxing-blackbox")
+REALDATA_SETS = ("quagga2-1d-photos", "jsqr-qr-photos", "boofcv-qr-detection")
+# score_realdata.py's reader names, as the realdata table's peer columns.
+REALDATA_PEERS = (("zxingreader-1.4", "ZXingReader 1.4"), ("zbarimg", "zbarimg"), ("zxing-cpp-3.1", "zxing-cpp 3.1"))
+# Symbologies of the quagga2 labels that no zxing-cpp reads: a miss there is expected, never a target.
+UNSUPPORTED_BY_ZXING = ("Industrial2of5",)
 QR_FORMAT = "QRCode"
 
 
@@ -438,6 +446,84 @@ def run_text(args, tools: Tools, log) -> dict:
 
 # --- Report -----------------------------------------------------------------------------------------------------------
 
+def supported_codes(realdata: str, name: str) -> int:
+    """The labelled codes with a payload of a set whose symbology zxing-cpp reads (quagga2: not Industrial 2 of 5)."""
+    with open(os.path.join(realdata, name, "labels.json"), encoding="utf-8") as handle:
+        entries = json.load(handle)
+    return sum(1 for entry in entries for code in entry["codes"]
+               if code.get("text") and code.get("format") not in UNSUPPORTED_BY_ZXING)
+
+
+def run_realdata(args, tools: Tools, log) -> list[dict]:
+    """score_realdata.py over each realdata barcode set present: one row per set (codes, and per reader read,
+    misreads, EAN read without its add-on). Empty when --realdata is not given or holds none of the sets."""
+    if not args.realdata:
+        return []
+    names = [name for name in REALDATA_SETS if os.path.isfile(os.path.join(args.realdata, name, "labels.json"))
+             and (not args.only or re.search(args.only, f"realdata/{name}"))]
+    if not names:
+        log(f"no realdata barcode set in {args.realdata}; skipped")
+        return []
+    python = args.realdata_python or sys.executable
+    command = [python, args.realdata_scorer, tools.livescan, args.realdata, "--sets", ",".join(names),
+               "--quality", args.quality]
+    log(f"realdata: {', '.join(names)} through {os.path.basename(args.realdata_scorer)}")
+    result = tools.clock.add("realdata (all readers)", run(command, timeout=3600, env=tools.env))
+    rows = []
+    for line in result.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and row.get("set") in names:
+            # Boxes-only labels (BoofCV) carry no symbology: every labelled code counts.
+            row["supported"] = supported_codes(args.realdata, row["set"]) or row["codes"]
+            rows.append(row)
+            log(f"realdata/{row['set']}: livescan {row['livescan']['read']} (misreads "
+                f"{row['livescan']['misreads']}), " + ", ".join(f"{key} {row[key]['read']}" for key, _ in REALDATA_PEERS
+                                                                 if key in row) + f" (of {row['codes']})")
+    if result.returncode != 0 or len(rows) != len(names):
+        tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+        log(f"realdata: the scorer failed ({describe(result)}): " + " | ".join(tail))
+    return rows
+
+
+def evaluate_realdata_targets(rows: list[dict]) -> list[dict]:
+    """Issue 14's: the quagga2 1-D photos at least 80 % of the codes of symbologies zxing-cpp reads, with 0 misreads;
+    the QR photo sets at least what zxing-cpp 3.1 alone reads."""
+    targets = []
+    for row in rows:
+        ours = row["livescan"]
+        if row["set"] == "quagga2-1d-photos":
+            wanted = -(-4 * row["supported"] // 5)
+            targets.append({"target": "realdata 1-D: >= 80 % of supported codes, 0 misreads",
+                            "folder": f"realdata/{row['set']}", "pass": ours["read"] >= wanted and ours["misreads"] == 0,
+                            "detail": f"{ours['read']} of {row['supported']} (>= {wanted}), {ours['misreads']} misreads"})
+        elif "zxing-cpp-3.1" in row:
+            peer = row["zxing-cpp-3.1"]["read"]
+            targets.append({"target": "realdata QR: >= zxing-cpp 3.1", "folder": f"realdata/{row['set']}",
+                            "pass": ours["read"] >= peer, "detail": f"{ours['read']} vs {peer}"})
+    return targets
+
+
+def render_realdata(rows: list[dict]) -> list[str]:
+    out = ["== realdata  (../shared/realdata, scored by score_realdata.py: a code counts when its exact text or a "
+           "standard equivalent is returned; misreads: payloads matching no label of their image)"]
+    header = ("set", "codes", "supported", "LS found", "LS mis", "LS no add-on") + tuple(
+        f"{title} (mis)" for key, title in REALDATA_PEERS)
+    table = [header]
+    for row in rows:
+        ours = row["livescan"]
+        table.append((row["set"], row["codes"], row["supported"], ours["read"], ours["misreads"], ours["addon_missing"])
+                     + tuple(f"{row[key]['read']} ({row[key]['misreads']})" if key in row else "n/a"
+                             for key, _ in REALDATA_PEERS))
+    out.extend(format_table(table))
+    out.append("  supported: codes of symbologies zxing-cpp reads (quagga2's Industrial 2 of 5 is not); LS no add-on:"
+               " EANs read without their add-on (counted as found).")
+    out.append("")
+    return out
+
+
 def cell(number) -> str:
     return "n/a" if number is None else str(number)
 
@@ -480,8 +566,9 @@ def evaluate_targets(rows: list[dict]) -> list[dict]:
     return targets
 
 
-def render(rows: list[dict], text: dict, targets: list[dict], clock: Clock, wall: float, tools: Tools) -> str:
-    out = []
+def render(rows: list[dict], text: dict, targets: list[dict], clock: Clock, wall: float, tools: Tools,
+           realdata: list[dict]) -> str:
+    out = render_realdata(realdata) if realdata else []
     header = ("folder", "format", "img", "webp", "n", "LS ok", "LS mis", "LS FP", "LS acc", "LS any", "ZX ok",
               "ZX png", "zbar", "up min", "gap")
     for corpus in BARCODE_CORPORA:
@@ -596,7 +683,7 @@ def render(rows: list[dict], text: dict, targets: list[dict], clock: Clock, wall
         for item in failed:
             out.append(f"        {item['folder']}: {item['detail']}")
         for item in items:
-            if item["folder"].startswith("all"):
+            if item["folder"].startswith("all") or (item["pass"] and item["folder"].startswith("realdata/")):
                 out.append(f"        {item['folder']}: {item['detail']}")
     out.append("")
     out.append("== time (total wall seconds per tool; process start included)")
@@ -629,12 +716,24 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=20, help="seconds per barcode image per tool (20)")
     parser.add_argument("--text-timeout", type=float, default=180,
                         help="seconds per text page per tool (180: the UNLV pages are 300 dpi spreads)")
-    parser.add_argument("--only", help="regex over corpus/folder: run only those barcode folders, no text")
+    parser.add_argument("--only", help="regex over corpus/folder (realdata/SET for the real photos): run only "
+                        "those barcode folders, no text")
     parser.add_argument("--no-text", action="store_true", help="skip the text benchmark")
     parser.add_argument("--no-barcodes", action="store_true", help="skip the barcode folders (text only)")
     parser.add_argument("--quality", choices=("fast", "balanced", "accurate"), default="balanced",
                         help="LiveScan's quality level for the main barcode column and the text (balanced)")
+    parser.add_argument("--realdata", help="../shared/realdata: also score its barcode sets (absent: skipped)")
+    parser.add_argument("--realdata-scorer", help="score_realdata.py (default: tools/score_realdata.py beside "
+                        "--realdata)")
+    parser.add_argument("--realdata-python", help="a Python with zxing-cpp 3.1.1 and pillow for the scorer "
+                        "(Benchmarks/accuracy/requirements.txt; default: this one)")
     args = parser.parse_args()
+    if args.realdata and not args.realdata_scorer:
+        args.realdata_scorer = os.path.join(os.path.dirname(os.path.abspath(args.realdata)), "tools",
+                                            "score_realdata.py")
+    if args.realdata and not os.path.isfile(args.realdata_scorer):
+        print(f"bench-accuracy: {args.realdata_scorer} not found: realdata skipped", file=sys.stderr)
+        args.realdata = None
     os.makedirs(args.out, exist_ok=True)
     started = time.monotonic()
     clock = Clock()
@@ -646,14 +745,16 @@ def main() -> int:
     def log(message: str):
         print(f"bench-accuracy: {message}", flush=True)
 
-    rows = run_barcodes(args, tools, log) if not args.no_barcodes else []
-    text = run_text(args, tools, log) if not args.no_text else {"pages": [], "receipts": [], "tools": []}
-    targets = evaluate_targets(rows)
+    rows = run_barcodes(args, tools, log) if not args.no_barcodes and os.path.isdir(args.corpus) else []
+    realdata = run_realdata(args, tools, log) if not args.no_barcodes else []
+    text = run_text(args, tools, log) if not args.no_text and os.path.isdir(args.corpus) \
+        else {"pages": [], "receipts": [], "tools": []}
+    targets = evaluate_realdata_targets(realdata) + evaluate_targets(rows)
     wall = time.monotonic() - started
-    summary = render(rows, text, targets, clock, wall, tools)
+    summary = render(rows, text, targets, clock, wall, tools, realdata)
     with open(os.path.join(args.out, "summary.txt"), "w", encoding="utf-8") as handle:
         handle.write(summary)
-    report = {"folders": rows, "text": text, "targets": targets,
+    report = {"folders": rows, "realdata": realdata, "text": text, "targets": targets,
               "seconds": {tool: round(seconds, 3) for tool, seconds in clock.seconds.items()},
               "runs": clock.runs, "wall_seconds": round(wall, 3),
               "tools": {"livescan": tools.livescan, "ZXingReader": tools.zxing, "zbarimg": tools.zbar,

@@ -56,6 +56,35 @@ do {
         let detector = ZXingBarcodeDetector(options: quality.barcodeOptions(symbologies: []))
         let (time, found) = try measure { try detector.detect(in: frame) }
         row("zxing-cpp ReadBarcodes (\(quality.rawValue))", time, codesFound(found))
+        // What the any-angle search for linear codes costs on top (a frame whose codes are all read whole).
+        var rowsOnly = quality.barcodeOptions(symbologies: [])
+        if rowsOnly.readsAnyAngle {
+            rowsOnly.readsAnyAngle = false
+            let withoutSearch = ZXingBarcodeDetector(options: rowsOnly)
+            let (rowsTime, rowsFound) = try measure { try withoutSearch.detect(in: frame) }
+            row("  without the any-angle search", rowsTime, codesFound(rowsFound))
+        }
+    }
+    // The search's worst case: a 720p frame of stripes at many angles and noise, no code; every candidate is cut
+    // out and read (at most 8).
+    var stripes = [UInt8](repeating: 0, count: 1280 * 720)
+    for y in 0..<720 {
+        for x in 0..<1280 {
+            let block = (x / 160) + 8 * (y / 180), angle = Double(block) * 0.7
+            let along = Double(x) * cos(angle) + Double(y) * sin(angle)
+            let grain = Double((x &* 7919 &+ y &* 104729) % 64) - 32
+            stripes[y * 1280 + x] = UInt8(max(0, min(255, 128 + sin(along * 0.45) * 90 + grain)))
+        }
+    }
+    let striped = Frame(image: try FrameImage(pixels: stripes, width: 1280, height: 720, channels: 1), index: 0,
+                        time: 0)
+    for quality in QualityLevel.allCases where quality.barcodeOptions(symbologies: []).readsAnyAngle {
+        var options = quality.barcodeOptions(symbologies: [])
+        let (searchTime, _) = try measure { try ZXingBarcodeDetector(options: options).detect(in: striped) }
+        options.readsAnyAngle = false
+        let (rowsTime, _) = try measure { try ZXingBarcodeDetector(options: options).detect(in: striped) }
+        row("stripes, no code (\(quality.rawValue)), any angle", searchTime,
+            String(format: "%.1f ms without", rowsTime))
     }
     let (locatorTime, located) = try measure { try OpenCVQRCodeDetector().detect(in: frame) }
     row("OpenCV QRCodeDetector locate + zxing decode", locatorTime, codesFound(located) + " (QR only)")

@@ -192,6 +192,10 @@ typedef struct CB_BarcodeOptions {
     int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
                            zxing's own tryDownscale stays off (it costs a quarter more time for 0.2 % more
                            codes on the corpora). */
+    int try_any_angle;  /* also linear codes turned away from rows and columns: regions whose gradients all point
+                           one way (bars) are cut out upright and read again; a region holding a code already read
+                           is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
+                           of their bars' height. */
     CB_Rect region;     /* read only this part of the image (clipped to it); width or height 0 = all of it.
                            Quads stay in the whole image's pixels. */
 } CB_BarcodeOptions;

@@ -315,3 +315,98 @@ import LiveScanScenes
         #expect(try OpenCVQRCodeDetector().detect(in: Frame(image: tiny, index: 0, time: 0)).isEmpty)
     }
 }
+
+/// Linear codes turned away from rows and columns (`BarcodeDetectorOptions.readsAnyAngle`, CBridge's
+/// TurnedLinear.cpp): hand-held photos hold them at 20-70 degrees, where no row crosses all their bars.
+@Suite struct TurnedLinearCodeTests {
+    static let turned: [(SceneSymbology, Symbology, String, Double)] = [
+        (.code128, .code128, "PARCEL-0042-XY", 35),
+        (.code128, .code128, "PARCEL-0042-XY", 60),
+        (.ean13, .ean13, "4006381333931", 35),
+        (.ean13, .ean13, "4006381333931", -60),
+    ]
+
+    static func anyAngle() -> ZXingBarcodeDetector {
+        var options = BarcodeDetectorOptions()
+        options.readsAnyAngle = true
+        return ZXingBarcodeDetector(options: options)
+    }
+
+    @Test(arguments: 0..<turned.count)
+    func aTurnedLinearCodeIsReadAndItsBoundsCoverItsBars(index: Int) throws {
+        let (sceneSymbology, symbology, payload, degrees) = Self.turned[index]
+        let still = try SceneRenderer.still(symbology: sceneSymbology, payload: payload, moduleSize: 3, barHeight: 60,
+                                            rotation: degrees)
+        // Rows and columns alone (tryHarder, tryRotate) do not read it: the test is of the turned read.
+        #expect(try ZXingBarcodeDetector().detect(in: frame(still.frame)).isEmpty)
+        let found = try Self.anyAngle().detect(in: frame(still.frame))
+        #expect(found.map(\.symbology) == [symbology])
+        #expect(found.map(\.payloadStringValue) == [payload])
+        // The bounds are the bars, turned as they are: not a thin scan line, not an upright box around them.
+        let truth = bounds(still.bounds)
+        let read = try #require(found.first).bounds
+        #expect(read.intersectionOverUnion(truth) > 0.7, "\(read) against \(truth)")
+        let side = read.topLeft.distance(to: read.topRight)
+        let edgeAngle = atan2(read.topRight.y - read.topLeft.y, read.topRight.x - read.topLeft.x) * 180 / .pi
+        let turn = abs(remainder(edgeAngle - degrees, 180))
+        #expect(turn < 3, "bounds turned by \(edgeAngle) degrees, the code by \(degrees)")
+        #expect(side > truth.topLeft.distance(to: truth.topRight) * 0.8)
+    }
+
+    /// The same through the C boundary itself: status, count, text, quad and the array's release.
+    @Test func aTurnedCode128IsReadThroughTheCAPI() throws {
+        let still = try SceneRenderer.still(symbology: .code128, payload: "C-API 35", moduleSize: 3, barHeight: 60,
+                                            rotation: 35)
+        let read = try readThroughCAPI(still.frame, anyAngle: true)
+        #expect(read.status == 0)
+        #expect(read.texts == ["C-API 35"])
+        #expect(read.symbologies == [.code128])
+        let plain = try readThroughCAPI(still.frame, anyAngle: false)
+        #expect(plain.status == 0 && plain.texts.isEmpty)
+    }
+
+    /// Images too thin to hold a turned code are read, not failed (the search reduced them to a side of 0 pixels).
+    @Test func veryThinImagesAreReadWithTheSearch() throws {
+        for (width, height) in [(1, 5000), (5000, 3), (20, 20)] {
+            let thin = Frame(image: try FrameImage(pixels: [UInt8](repeating: 255, count: width * height),
+                                                   width: width, height: height, channels: 1), index: 0, time: 0)
+            #expect(try Self.anyAngle().detect(in: thin).isEmpty)
+        }
+    }
+
+    /// Noise, and stripes turned at many angles (coherent gradients, as bars have: they become candidates), hold
+    /// no code: nothing is reported.
+    @Test func noiseAndStripesGiveNoFalseCode() throws {
+        let width = 960, height = 720
+        var generator = SplitMix(seed: 14)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let block = (x / 160) + 6 * (y / 180)
+                let angle = Double(block) * 0.7
+                let along = Double(x) * cos(angle) + Double(y) * sin(angle)
+                // A varying pitch, as wood grain or a fabric has, plus grain noise.
+                let stripe = sin(along * (0.4 + 0.05 * Double(block % 7)) + sin(along * 0.03) * 3)
+                let noise = Double(generator.next() % 64) - 32
+                let value = block % 4 == 3 ? 128 + noise * 3 : 128 + stripe * 90 + noise
+                pixels[y * width + x] = UInt8(max(0, min(255, value)))
+            }
+        }
+        let image = try FrameImage(pixels: pixels, width: width, height: height, channels: 1)
+        let found = try Self.anyAngle().detect(in: Frame(image: image, index: 0, time: 0))
+        #expect(found.isEmpty, "\(found.map { "\($0.symbology) \($0.payloadStringValue ?? "")" })")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the test image is the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -18,6 +18,10 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// Also read the inverted picture, for light-on-dark codes (zxing-cpp's tryInvert; default false: it costs a
     /// second pass).
     public var triesInverted = false
+    /// Also linear codes turned away from rows and columns (20-70 degrees, as hand-held photos have them): regions
+    /// whose gradients all point one way are cut out upright and read again; regions holding a code already read
+    /// are skipped (`CB_BarcodeOptions.try_any_angle`; default false).
+    public var readsAnyAngle = false
 
     public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = true,
                 maxDimension: Int = 1920) {

@@ -24,6 +24,7 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
         raw.try_rotate = options.tryRotate ? 1 : 0
         raw.max_dimension = Int32(options.maxDimension)
         raw.try_inverted = options.triesInverted ? 1 : 0
+        raw.try_any_angle = options.readsAnyAngle ? 1 : 0
         var barcodes: UnsafeMutablePointer<CB_Barcode>?
         var count = 0
         try check(CB_Barcode_read(frame.image.handle, &raw, &barcodes, &count)) { .engineFailure("zxing-cpp: \($0)") }

@@ -1,0 +1,331 @@
+// Linear codes at any angle. zxing-cpp reads linear codes along rows (and, with tryRotate, columns): a code
+// turned by 20-70 degrees crosses no row with all its bars, and is never read. Bars have a physical signature
+// independent of the angle: within a patch of the code, every gradient points the same way (across the bars,
+// forwards or backwards), strongly. The structure tensor of the gradients, averaged over small cells, measures
+// this: its coherence (how much of the gradient energy lies along one direction) is near 1 on bars and low on
+// text, texture and noise. Cells of strong, coherent gradient that agree in direction are grouped into
+// candidates; each is cut out turned upright (bars vertical), read by zxing-cpp, and its result mapped back to
+// the image's pixels.
+#include "Internal.hpp"
+#include "BarcodeResults.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace cbridge {
+
+namespace {
+
+// The gradients are taken at most this large (long side, integer reduction: INTER_AREA at a non-integer factor
+// is 5x slower): modules of 2 pixels at 1080p still leave bars at 960 px.
+constexpr int analysisLongSide = 960;
+// Cells over which the structure tensor is averaged, in analysis pixels: a few modules of a code.
+constexpr int cellSize = 8;
+// A cell is on bars when this share of its gradient energy lies along one direction (bars: 0.9 and above; printed
+// text 0.3-0.6; noise near 0) ...
+constexpr double minCoherence = 0.7;
+// ... and its gradients are strong: an RMS Sobel response of this many units (a 3x3 Sobel gives 4x the grey step
+// per pixel: about 5 grey levels of contrast between bar and space, well below any readable print).
+constexpr double minGradientRMS = 20;
+// Neighbouring cells belong to one code when their directions differ by less than this.
+constexpr double sameDirectionDegrees = 12;
+// A candidate smaller than this many cells is too small to hold a readable code (an EAN-13 at 1 pixel a module
+// covers 12 x 3 cells).
+constexpr int minCells = 6;
+// Bars are at most this many times as tall as the code is long (as in BarHeight.cpp): a longer coherent run is
+// one edge, or the side of a stripe, not a code. Its length must also span a few cells.
+constexpr double maxHeightToLength = 2.0;
+constexpr int minLengthCells = 3;
+// Two candidates in one direction, side by side along it with a gap of at most this share of the first's length,
+// are one code: an EAN-2/EAN-5 add-on beside its code (7-12 modules apart, about 10 % of an EAN-13), a code
+// split by a glare spot.
+constexpr double joinGapToLength = 0.35;
+// Each candidate is cut with this share of its length as quiet zone on both ends (EAN: 7-11 modules of 95), at
+// least two cells.
+constexpr double quietZoneToLength = 0.12;
+// Upright cuts shorter than this are enlarged (linear interpolation): zxing-cpp needs a module to span well
+// over a pixel to tell a 1-wide from a 2-wide bar.
+constexpr double minCutLength = 400;
+constexpr double maxUpscale = 3;
+// Cuts are at most this many rows tall: bars are the same all along their height, so rows beyond these repeat
+// what the others read (zxing-cpp with tryHarder reads every row of a cut this small), at a cost.
+constexpr double maxCutRows = 80;
+// Formats without a mandatory check digit: a misread line of noise or print is not caught by a checksum. Their
+// reads must be confirmed by a second, independent one: the same text read again on each half of the bars'
+// height (a real code's bars carry it all along their length; a chance pattern rarely repeats).
+constexpr int unconfirmedFormats = CB_FORMAT_CODABAR | CB_FORMAT_CODE39 | CB_FORMAT_ITF;
+// Candidates read per image, largest first: bounds the cost on a frame full of stripes.
+constexpr size_t maxCandidates = 8;
+
+struct Candidate {
+    cv::Point2d centre;  // in the read's pixels
+    cv::Point2d across;  // unit vector across the bars (the code's length)
+    double length = 0, height = 0;
+    int cells = 0;
+};
+
+double angleDifference(double a, double b) {  // directions modulo 180 degrees, in radians
+    double difference = std::fmod(std::abs(a - b), CV_PI);
+    return std::min(difference, CV_PI - difference);
+}
+
+struct CellTensor {
+    cv::Mat xx, yy, xy;  // per cell, CV_32F
+};
+
+/// The candidate of a set of cells: its direction from their summed tensor, its extent from their corners.
+Candidate candidateOf(const std::vector<cv::Point> &cells, const CellTensor &tensor, double toRead) {
+    double xx = 0, yy = 0, xy = 0;
+    for (const auto &cell : cells) {
+        xx += tensor.xx.at<float>(cell);
+        yy += tensor.yy.at<float>(cell);
+        xy += tensor.xy.at<float>(cell);
+    }
+    const double angle = 0.5 * std::atan2(2 * xy, xx - yy);  // of the gradient: across the bars
+    const cv::Point2d across(std::cos(angle), std::sin(angle)), along(-across.y, across.x);
+    double uMin = 1e9, uMax = -1e9, vMin = 1e9, vMax = -1e9;
+    for (const auto &cell : cells) {
+        for (int corner = 0; corner < 4; ++corner) {
+            const cv::Point2d point((cell.x + (corner & 1)) * cellSize, (cell.y + (corner >> 1)) * cellSize);
+            const double u = point.dot(across), v = point.dot(along);
+            uMin = std::min(uMin, u), uMax = std::max(uMax, u), vMin = std::min(vMin, v), vMax = std::max(vMax, v);
+        }
+    }
+    Candidate candidate;
+    candidate.across = across;
+    candidate.centre = (across * ((uMin + uMax) / 2) + along * ((vMin + vMax) / 2)) * toRead;
+    candidate.length = (uMax - uMin) * toRead;
+    candidate.height = (vMax - vMin) * toRead;
+    candidate.cells = static_cast<int>(cells.size());
+    return candidate;
+}
+
+/// Where linear codes may be, whatever their angle, in `gray`'s pixels; largest first.
+std::vector<Candidate> locate(const cv::Mat &gray) {
+    const int reduction = std::max(1, (std::max(gray.cols, gray.rows) + analysisLongSide - 1) / analysisLongSide);
+    // Too thin to hold two cells either way once reduced (a 1 x 100000 image): no code to turn, and cv::resize
+    // would assert on a side of 0.
+    if (gray.cols / reduction < 2 * cellSize || gray.rows / reduction < 2 * cellSize) {
+        return {};
+    }
+    cv::Mat small = gray;
+    if (reduction > 1) {
+        cv::resize(gray, small, cv::Size(gray.cols / reduction, gray.rows / reduction), 0, 0, cv::INTER_AREA);
+    }
+    const int columns = small.cols / cellSize, rows = small.rows / cellSize;
+    if (columns < 2 || rows < 2) {
+        return {};
+    }
+    cv::Mat gx, gy;
+    cv::Sobel(small, gx, CV_32F, 1, 0, 3);
+    cv::Sobel(small, gy, CV_32F, 0, 1, 3);
+    const cv::Rect whole(0, 0, columns * cellSize, rows * cellSize);
+    CellTensor tensor;
+    // Cell means of the tensor's components: INTER_AREA at the integer factor cellSize is a box average.
+    const auto cellMean = [&](const cv::Mat &product) {
+        cv::Mat mean;
+        cv::resize(product(whole), mean, cv::Size(columns, rows), 0, 0, cv::INTER_AREA);
+        return mean;
+    };
+    tensor.xx = cellMean(gx.mul(gx));
+    tensor.yy = cellMean(gy.mul(gy));
+    tensor.xy = cellMean(gx.mul(gy));
+
+    cv::Mat angle(rows, columns, CV_32F), onBars(rows, columns, CV_8U, cv::Scalar(0));
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            const double xx = tensor.xx.at<float>(row, column), yy = tensor.yy.at<float>(row, column),
+                         xy = tensor.xy.at<float>(row, column);
+            const double energy = xx + yy;
+            if (energy < minGradientRMS * minGradientRMS) {
+                continue;
+            }
+            const double coherence = std::sqrt((xx - yy) * (xx - yy) + 4 * xy * xy) / energy;
+            angle.at<float>(row, column) = static_cast<float>(0.5 * std::atan2(2 * xy, xx - yy));
+            onBars.at<uint8_t>(row, column) = coherence >= minCoherence ? 1 : 0;
+        }
+    }
+
+    // Groups of neighbouring bar cells (8-connected) whose directions agree step by step.
+    const double sameDirection = sameDirectionDegrees * CV_PI / 180;
+    std::vector<std::vector<cv::Point>> groups;
+    cv::Mat visited(rows, columns, CV_8U, cv::Scalar(0));
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            if (onBars.at<uint8_t>(row, column) == 0 || visited.at<uint8_t>(row, column) != 0) {
+                continue;
+            }
+            std::vector<cv::Point> group;
+            std::deque<cv::Point> pending{cv::Point(column, row)};
+            visited.at<uint8_t>(row, column) = 1;
+            while (!pending.empty()) {
+                const cv::Point cell = pending.front();
+                pending.pop_front();
+                group.push_back(cell);
+                for (int dy = -1; dy <= 1; ++dy) {
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        const cv::Point next(cell.x + dx, cell.y + dy);
+                        if (next.x < 0 || next.y < 0 || next.x >= columns || next.y >= rows ||
+                            onBars.at<uint8_t>(next) == 0 || visited.at<uint8_t>(next) != 0 ||
+                            angleDifference(angle.at<float>(cell), angle.at<float>(next)) > sameDirection) {
+                            continue;
+                        }
+                        visited.at<uint8_t>(next) = 1;
+                        pending.push_back(next);
+                    }
+                }
+            }
+            if (static_cast<int>(group.size()) >= 2) {
+                groups.push_back(std::move(group));
+            }
+        }
+    }
+
+    // Join groups side by side along one direction (an add-on and its code), largest first.
+    std::sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) { return a.size() > b.size(); });
+    std::vector<Candidate> candidates;
+    for (const auto &group : groups) {
+        candidates.push_back(candidateOf(group, tensor, reduction));
+    }
+    std::vector<bool> joined(groups.size(), false);
+    for (size_t first = 0; first < groups.size(); ++first) {
+        if (joined[first]) {
+            continue;
+        }
+        for (size_t second = first + 1; second < groups.size(); ++second) {
+            if (joined[second]) {
+                continue;
+            }
+            const Candidate &a = candidates[first], &b = candidates[second];
+            const double aAngle = std::atan2(a.across.y, a.across.x), bAngle = std::atan2(b.across.y, b.across.x);
+            if (angleDifference(aAngle, bAngle) > sameDirection) {
+                continue;
+            }
+            const cv::Point2d offset = b.centre - a.centre, along(-a.across.y, a.across.x);
+            const double gap = std::abs(offset.dot(a.across)) - (a.length + b.length) / 2;
+            if (std::abs(offset.dot(along)) < a.height / 2 && gap < joinGapToLength * a.length) {
+                groups[first].insert(groups[first].end(), groups[second].begin(), groups[second].end());
+                candidates[first] = candidateOf(groups[first], tensor, reduction);
+                joined[second] = true;
+            }
+        }
+    }
+    std::vector<Candidate> kept;
+    for (size_t index = 0; index < candidates.size(); ++index) {
+        const Candidate &candidate = candidates[index];
+        if (joined[index] || candidate.cells < minCells || candidate.length < minLengthCells * cellSize * reduction ||
+            candidate.height > maxHeightToLength * candidate.length) {
+            continue;
+        }
+        kept.push_back(candidate);
+    }
+    std::sort(kept.begin(), kept.end(), [](const auto &a, const auto &b) { return a.cells > b.cells; });
+    if (kept.size() > maxCandidates) {
+        kept.resize(maxCandidates);
+    }
+    return kept;
+}
+
+bool contains(const Candidate &candidate, cv::Point2d point) {
+    const cv::Point2d offset = point - candidate.centre, along(-candidate.across.y, candidate.across.x);
+    return std::abs(offset.dot(candidate.across)) <= candidate.length / 2 &&
+           std::abs(offset.dot(along)) <= candidate.height / 2;
+}
+
+cv::Point2d centreOf(const CB_Quad &quad) {
+    return {(quad.x[0] + quad.x[1] + quad.x[2] + quad.x[3]) / 4.0, (quad.y[0] + quad.y[1] + quad.y[2] + quad.y[3]) / 4.0};
+}
+
+/// Whether `result`, read on the upright cut `upright`, reads the same on each half of the cut's rows.
+bool readsOnBothHalves(const cv::Mat &upright, const ZXing::Barcode &result, const ZXing::ReaderOptions &options) {
+    const int half = upright.rows / 2;
+    for (const cv::Range rows : {cv::Range(0, half), cv::Range(half, upright.rows)}) {
+        const auto results = readBarcodes(upright.rowRange(rows), options);
+        if (std::none_of(results.begin(), results.end(), [&](const ZXing::Barcode &other) {
+                return other.isValid() && other.format() == result.format() && other.bytes() == result.bytes();
+            })) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool quadContains(const CB_Quad &quad, cv::Point2d point) {
+    std::vector<cv::Point2f> corners;
+    for (int corner = 0; corner < 4; ++corner) {
+        corners.emplace_back(quad.x[corner], quad.y[corner]);
+    }
+    return cv::pointPolygonTest(corners, cv::Point2f(static_cast<float>(point.x), static_cast<float>(point.y)),
+                                false) >= 0;
+}
+
+}  // namespace
+
+void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, double scale, BarcodeList &barcodes) {
+    const int formats = wanted & linearFormats;
+    if (formats == 0) {
+        return;
+    }
+    // Quads in the list are in `gray`'s pixels times `scale`.
+    std::vector<CB_Quad> known;
+    const auto remember = [&](CB_Quad quad) {
+        for (int corner = 0; corner < 4; ++corner) {
+            quad.x[corner] = static_cast<float>(quad.x[corner] / scale);
+            quad.y[corner] = static_cast<float>(quad.y[corner] / scale);
+        }
+        known.push_back(quad);
+    };
+    for (const auto &quad : barcodes.quads()) {
+        remember(quad);
+    }
+    ZXing::ReaderOptions options = readerOptions(formats, true, false, tryInvert);
+    for (const Candidate &candidate : locate(gray)) {
+        // A code decoded in this read already: the candidate is that code (its bars, a linear code's scan line in
+        // it), or lies in it (a run of a 2-D code's modules).
+        if (std::any_of(known.begin(), known.end(), [&](const CB_Quad &quad) {
+                return contains(candidate, centreOf(quad)) || quadContains(quad, candidate.centre);
+            })) {
+            continue;
+        }
+        const double quietZone = std::max(quietZoneToLength * candidate.length, 2.0 * cellSize);
+        const double length = candidate.length + 2 * quietZone, height = candidate.height;
+        const double enlarge = std::clamp(minCutLength / length, 1.0, maxUpscale);
+        const double enlargeAlong = std::min(enlarge, maxCutRows / std::max(height, 1.0));
+        const cv::Size cut(static_cast<int>(std::lround(length * enlarge)),
+                           std::max(8, static_cast<int>(std::lround(height * enlargeAlong))));
+        // The cut's pixel (x, y) is the read's centre + (x - w/2) / enlarge * across + (y - h/2) / enlargeAlong *
+        // along: bars upright, the code's length across the cut.
+        const cv::Point2d across = candidate.across, along(-across.y, across.x);
+        const cv::Point2d origin = candidate.centre - across * (cut.width / 2.0 / enlarge) -
+                                   along * (cut.height / 2.0 / enlargeAlong);
+        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,
+                                 across.y / enlarge, along.y / enlargeAlong, origin.y);
+        cv::Mat upright;
+        cv::warpAffine(gray, upright, cv::Mat(toRead), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                       cv::BORDER_REPLICATE);
+        for (const auto &result : readBarcodes(upright, options)) {
+            if (!result.isValid() || (formatFlag(result) & formats) == 0 ||
+                ((formatFlag(result) & unconfirmedFormats) != 0 && !readsOnBothHalves(upright, result, options))) {
+                continue;
+            }
+            CB_Quad quad{};
+            const auto &position = result.position();
+            const ZXing::PointI corners[4] = {position.topLeft(), position.topRight(), position.bottomRight(),
+                                              position.bottomLeft()};
+            for (int corner = 0; corner < 4; ++corner) {
+                const cv::Point2d point = toRead * cv::Vec3d(corners[corner].x, corners[corner].y, 1);
+                quad.x[corner] = static_cast<float>(point.x * scale);
+                quad.y[corner] = static_cast<float>(point.y * scale);
+            }
+            barcodes.append(result, 1, &quad);
+            remember(quad);
+        }
+    }
+}
+
+}  // namespace cbridge
