@@ -18,6 +18,7 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     private var latestFrame: Frame?
     private var keyReader: Thread?
     private var resizeSource: DispatchSourceSignal?
+    private var suspendSource: DispatchSourceSignal?
     private var running = true
     /// Items added while the listing was up, with their latest values, printed zbarimg-style once the screen is
     /// restored.
@@ -37,6 +38,11 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         resize.setEventHandler { [weak self] in self?.redraw(force: true) }
         resize.resume()
         resizeSource = resize
+        signal(SIGTSTP, SIG_IGN)
+        let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
+        suspend.setEventHandler { [weak self] in self?.suspend() }
+        suspend.resume()
+        suspendSource = suspend
         if isatty(STDIN_FILENO) == 1 {
             let reader = Thread { [weak self] in self?.readKeys() }
             reader.name = "LiveScan.keys"
@@ -89,7 +95,20 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     func finished(_ outcome: ScanOutcome) {
         lock.withLock { running = false }
         resizeSource?.cancel()
+        suspendSource?.cancel()
         terminal.restore()
+    }
+
+    /// Ctrl-Z, as `top` and `less` take it: the terminal is given back (main screen, cursor, line editing)
+    /// before the process stops, and taken again and redrawn when the shell continues it. SIGSTOP stops it:
+    /// it cannot be blocked on the thread that sends it, as SIGTSTP can, nor caught.
+    private func suspend() {
+        terminal.restore()
+        kill(getpid(), SIGSTOP)
+        // Continued (fg, or SIGCONT).
+        guard lock.withLock({ running }) else { return }
+        terminal.enter()
+        redraw(force: true)
     }
 
     // MARK: - Drawing

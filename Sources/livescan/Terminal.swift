@@ -35,8 +35,10 @@ final class Terminal: @unchecked Sendable {
             }
             write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
         }
-        Terminal.current = self
-        atexit { Terminal.current?.restore() }
+        if Terminal.current !== self {
+            Terminal.current = self
+            atexit { Terminal.current?.restore() }
+        }
     }
 
     /// Leaves the alternate screen, shows the cursor and gives the keyboard back.

@@ -63,6 +63,63 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(screen.contains("fps"), "no progress line was drawn: \(rendered)")
     }
 
+    /// Ctrl-Z under the listing: before the process stops, the terminal is given back (main screen, cursor
+    /// shown); when the shell continues it, the listing takes the screen again and still answers keys.
+    @Test func ctrlZGivesTheTerminalBackAndFgTakesItAgain() throws {
+        let video = folder.appendingPathComponent("suspend.mp4")
+        try SceneRenderer(scene: shortScene(frames: 300)).writeVideo(to: video.path)
+        let relay = """
+            import base64, json, os, pty, select, signal, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            out = bytearray()
+            def pump(seconds):
+                end = time.time() + seconds
+                while time.time() < end:
+                    if select.select([fd], [], [], 0.05)[0]:
+                        try:
+                            chunk = os.read(fd, 65536)
+                        except OSError:
+                            return
+                        if not chunk:
+                            return
+                        out.extend(chunk)
+            def state():
+                with open("/proc/%d/stat" % pid) as stat:
+                    return stat.read().rsplit(")", 1)[1].split()[0]
+            pump(2.0)
+            before = len(out)
+            os.kill(pid, signal.SIGTSTP)
+            pump(1.0)
+            stopped, at_stop = state(), len(out)
+            os.kill(pid, signal.SIGCONT)
+            pump(1.0)
+            running = state()
+            os.write(fd, b"q")
+            pump(10.0)
+            status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            print(json.dumps({"stopped": stopped, "running": running, "status": status,
+                              "suspended": base64.b64encode(bytes(out[before:at_stop])).decode(),
+                              "resumed": base64.b64encode(bytes(out[at_stop:])).decode()}))
+            """
+        let result = try Shell.run("exec /usr/bin/python3 -c \"$0\" \"$@\"",
+                                   arguments: [relay, try #require(Livescan.executable).path, "scan", "--realtime",
+                                               video.path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+            as? [String: Any], "\(result.standardOutput) \(result.standardError)")
+        #expect(report["stopped"] as? String == "T", "\(report)")
+        #expect(report["running"] as? String != "T", "\(report)")
+        let suspended = String(decoding: Data(base64Encoded: report["suspended"] as? String ?? "") ?? Data(),
+                               as: UTF8.self)
+        let resumed = String(decoding: Data(base64Encoded: report["resumed"] as? String ?? "") ?? Data(), as: UTF8.self)
+        #expect(suspended.contains("\u{1B}[?1049l") && suspended.contains("\u{1B}[?25h"),
+                "\(suspended.debugDescription)")
+        #expect(resumed.contains("\u{1B}[?1049h"), "\(resumed.debugDescription)")
+        // q after fg still stops the scan: the keys work again.
+        #expect(report["status"] as? Int == 0, "\(report)")
+    }
+
     /// What a terminal shows of `output`: `\r` returns to the line's start, ESC [ K erases to its end. (The
     /// terminal ends lines with \r\n, which Swift counts as one character: they are made \n first.)
     func renderedLines(_ output: String) -> [String] {

@@ -46,7 +46,8 @@ import Testing
         var shrunkReads: [Int] = []
         for frame in 0..<14 {
             let width = 300 - Double(frame) * 10
-            let lines = shrinking.lines(in: [Bounds(x: 100, y: 100, width: width, height: 40)], frame: frame) { bounds in
+            let region = Bounds(x: 100, y: 100, width: width, height: 40)
+            let lines = shrinking.lines(in: [region], frame: frame) { bounds in
                 shrunkReads.append(frame)
                 return .text("Batch 2024 Lot 88", confidence: 0.9, bounds: bounds)
             }

@@ -71,8 +71,8 @@ final class TesseractEngine {
 
     init(options: TextRecognizerOptions) throws {
         var handle: OpaquePointer?
-        let status = CB_OCR_new(options.tessdataPath, TextLanguage.tesseractNames(options.languages).joined(separator: "+"),
-                                &handle)
+        let languages = TextLanguage.tesseractNames(options.languages).joined(separator: "+")
+        let status = CB_OCR_new(options.tessdataPath, languages, &handle)
         guard status == CB_OK, let handle else {
             let message = bridgeLastError()
             throw status == CB_MODEL_MISSING ? ScanError.modelMissing(message)
