@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LiveScan
 import LiveScanScenes
 
 /// An MPEG-TS stream served by ffmpeg on 127.0.0.1, looping a generated video at its real rate.
@@ -92,6 +93,41 @@ func waitForLines(containing needle: String, count: Int = 1, in path: URL, secon
         // The loop restarts the codes at their first place; the payload keeps their identity.
         #expect(added.count == 2)
         #expect(Set(added) == Set(removed))
+    }
+
+    /// A library user scans a stream opened as the README shows (`VideoSource(url:)`) with a delegate slower
+    /// than the stream: the frames it sees are the newest, not a queue falling ever further behind (it fell
+    /// 12.7 s behind a 15 s stream).
+    @Test(.enabled(if: LocalStream.ffmpeg != nil))
+    func aSlowDelegateSeesTheNewestFramesOfAStream() throws {
+        let stream = LocalStream(video: video.path)
+        try stream.start()
+        defer { stream.stop() }
+        final class SlowDelegate: DataScannerDelegate, @unchecked Sendable {
+            private let lock = NSLock()
+            private var first: (wall: Double, media: Double)?
+            private(set) var lag = 0.0
+            var largestLag: Double { lock.withLock { lag } }
+
+            func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {
+                let now = ProcessInfo.processInfo.systemUptime
+                lock.withLock {
+                    let start = first ?? (now, frame.time)
+                    first = start
+                    lag = max(lag, (now - start.wall) - (frame.time - start.media))
+                }
+                usleep(250_000)
+            }
+        }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode(symbologies: [.qr])], qualityLevel: .fast)
+        let delegate = SlowDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(try VideoSource(url: stream.url, timeout: 5))
+        Thread.sleep(forTimeInterval: 4)
+        scanner.stopScanning()
+        // Newest first, a frame is at most one delegate call (0.25 s) and one read old; in order, 4 s of
+        // 30 fps at 4 frames a second would have left it over 3 s behind.
+        #expect(delegate.largestLag < 1.0, "the delegate fell \(delegate.largestLag) s behind")
     }
 
     @Test(.enabled(if: LocalStream.ffmpeg != nil))

@@ -30,8 +30,20 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private var dropped = 0
 
     /// Opens the source now (errors are thrown here) and starts reading it.
-    public init(reconnect: ReconnectPolicy? = nil, open: @escaping @Sendable () throws -> VideoSource) throws {
-        let source = try open()
+    public convenience init(reconnect: ReconnectPolicy? = nil, open: @escaping @Sendable () throws -> VideoSource)
+        throws
+    {
+        self.init(first: try open(), reconnect: reconnect, open: open)
+    }
+
+    /// Reads a camera or stream already opened, without reconnecting. `DataScanner.startScanning` reads every
+    /// live `VideoSource` through one of these.
+    public convenience init(reading source: VideoSource) {
+        self.init(first: source, reconnect: nil) { source }
+    }
+
+    private init(first source: VideoSource, reconnect: ReconnectPolicy?,
+                 open: @escaping @Sendable () throws -> VideoSource) {
         self.open = open
         self.reconnect = reconnect
         info = source.info

@@ -115,13 +115,22 @@ public final class DataScanner: @unchecked Sendable {
         }
     }
 
+    /// `source`, or for a live `VideoSource` a `LiveFrameSource` reading it.
+    private static func newestFirst(_ source: FrameSource) -> FrameSource {
+        guard let video = source as? VideoSource, video.isLive else { return source }
+        return LiveFrameSource(reading: video)
+    }
+
     /// True from `startScanning` until the scan has finished.
     public var isScanning: Bool { lock.withLock { running } }
 
     /// Starts scanning `source` on a worker thread. Throws when an engine cannot start (a missing
     /// Tesseract language) or the tracker configuration is invalid; source failures later arrive as
-    /// `becameUnavailableWithError`.
+    /// `becameUnavailableWithError`. A camera or stream opened as a `VideoSource` is read through a
+    /// `LiveFrameSource`: read at the scanner's pace, its frames would queue in the capture and a slow
+    /// delegate would see ever older ones; this way the newest frame wins and stale ones are dropped.
     public func startScanning(_ source: FrameSource) throws {
+        let source = Self.newestFirst(source)
         let configuredTracker = try Tracker(configuration: trackerConfiguration)
         try lock.withLock {
             guard !running else {
