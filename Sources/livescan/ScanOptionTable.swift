@@ -66,7 +66,9 @@ struct ScanOption {
             help: ["what to look for, comma-separated (default: everything):"]
                 + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology)"),
             readme: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
-                + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology (default: all)"),
+                + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology (default: all). "
+                + "Apple's Vision names are accepted too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, "
+                + "`itf14`)"),
         ScanOption(
             names: ["--languages"], value: "LIST",
             help: ["text languages, comma-separated, as Tesseract names them",

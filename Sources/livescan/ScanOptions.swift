@@ -67,7 +67,7 @@ struct ScanOptions {
                     wantsBarcodes = true
                     everySymbology = true
                 default:
-                    guard let symbology = Symbology(rawValue: name.lowercased()) else {
+                    guard let symbology = Symbology(name: name) else {
                         throw UsageError(message: "unknown type '\(name)' in --types (known: "
                             + ScanOption.typeNames.joined(separator: ", ") + ")")
                     }

@@ -98,6 +98,8 @@ import LiveScanScenes
         #expect(barcodes.status == 0)
         #expect(barcodes.outputLines.count == 5, "\(barcodes.outputLines)")
         #expect(!barcodes.outputLines.contains { $0.hasPrefix("text:") })
+        let apple = try Livescan.run(["scan", "--types", "QR,dataMatrix,gs1DataBar,itf14", image.path])
+        #expect(apple.status == 0 && apple.outputLines.count == 3, "\(apple.outputLines) \(apple.standardError)")
         let logged = try Livescan.run(["scan", "--types", "all-barcodes,text", "--raw", image.path])
         #expect(logged.outputLines.count == 11, "\(logged.outputLines)")
 

@@ -48,7 +48,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
         self.reconnect = reconnect
         info = source.info
         let reader = Thread { [self] in read(from: source) }
-        reader.name = "LiveScan.capture"
+        reader.name = "LiveScan.source"  // Linux keeps 15 characters of a name
         reader.start()
     }
 

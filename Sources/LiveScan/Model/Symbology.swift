@@ -5,6 +5,24 @@ public enum Symbology: String, CaseIterable, Sendable, Codable {
     case ean13, ean8, upca, upce, code128, code39, code93, codabar, itf
     case databar, databarExpanded = "databar-expanded"
 
+    /// The symbology called `name`: as LiveScan names it, or as Apple's Vision does (`VNBarcodeSymbology`:
+    /// `microQR`, `dataMatrix`, `gs1DataBar`, `gs1DataBarExpanded`, `itf14`, `i2of5`, ...), in any case.
+    public init?(name: String) {
+        let lowered = name.lowercased()
+        if let ours = Symbology(rawValue: lowered) {
+            self = ours
+            return
+        }
+        let apple: [String: Symbology] = [
+            "gs1databar": .databar, "gs1databarlimited": .databar, "gs1databarexpanded": .databarExpanded,
+            "itf14": .itf, "i2of5": .itf, "i2of5checksum": .itf, "micropdf417": .pdf417,
+            "code39checksum": .code39, "code39fullascii": .code39, "code39fullasciichecksum": .code39,
+            "code93i": .code93,
+        ]
+        guard let symbology = apple[lowered] else { return nil }
+        self = symbology
+    }
+
     /// Symbologies with two-dimensional modules (the others are linear codes).
     public var isTwoDimensional: Bool {
         switch self {

@@ -53,7 +53,7 @@ final class BarcodeReadAhead: @unchecked Sendable {
         }
         self.depth = max(depth, 1)
         let reader = Thread { [self] in readFrames() }
-        reader.name = "LiveScan.readAhead"
+        reader.name = "LiveScan.ahead"  // Linux keeps 15 characters of a name
         reader.start()
     }
 

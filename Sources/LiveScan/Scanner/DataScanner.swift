@@ -33,6 +33,13 @@ public final class DataScanner: @unchecked Sendable {
     /// True on Linux whenever CBridge is linked: the scanner needs no special hardware.
     public static var isSupported: Bool { true }
 
+    /// As VisionKit's: whether scanning from a camera can start now, here that a camera device exists and
+    /// this process may read it. Files and streams need none.
+    public static var isAvailable: Bool {
+        let devices = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+        return devices.contains { $0.hasPrefix("video") && access("/dev/\($0)", R_OK | W_OK) == 0 }
+    }
+
     private let lock = NSCondition()
     private var storedRegionOfInterest: Bounds?
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
@@ -162,7 +169,7 @@ public final class DataScanner: @unchecked Sendable {
             itemsContinuation.finish()
             finished.signal()
         }
-        worker.name = "LiveScan.DataScanner"
+        worker.name = "LiveScan.worker"  // Linux keeps 15 characters of a name
         worker.stackSize = 8 << 20
         worker.start()
     }
