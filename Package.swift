@@ -2,8 +2,8 @@
 import PackageDescription
 
 // OpenCV is linked module by module: `pkg-config --libs opencv4` names all 55 modules, and loading
-// them costs 0.35-0.65 s at every process start. Debian 12 installs its headers here.
-let openCVHeaders = "-I/usr/include/opencv4"
+// them costs 0.35-0.65 s at every process start. Its headers' folder comes through `COpenCV`
+// (`livescan-opencv.pc`, written by scripts/setup.sh): no unsafe flags, so LiveScan can be a versioned dependency.
 let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect"]
 // FFmpeg 5.1 decodes video files and streams for CBridge's MediaDecoder; its headers are in
 // /usr/include/x86_64-linux-gnu, which the compiler searches by default.
@@ -17,13 +17,13 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CTesseract", path: "SystemLibraries/CTesseract", pkgConfig: "tesseract"),
+        .systemLibrary(name: "COpenCV", path: "SystemLibraries/COpenCV", pkgConfig: "livescan-opencv"),
         // zxing-cpp 3.1.1, static, built from upstream's source by scripts/setup.sh (Debian 12 packages only 1.4).
         .systemLibrary(name: "ZXingCpp", path: "SystemLibraries/ZXingCpp", pkgConfig: "livescan-zxing"),
         .target(
             name: "CBridge",
-            dependencies: ["CTesseract", "ZXingCpp"],
+            dependencies: ["COpenCV", "CTesseract", "ZXingCpp"],
             path: "CBridge",
-            cxxSettings: [.unsafeFlags([openCVHeaders])],
             linkerSettings: (openCVModules + ffmpegLibraries).map { .linkedLibrary($0) }
         ),
         .target(name: "LiveScan", dependencies: ["CBridge"], path: "Sources/LiveScan"),
@@ -32,9 +32,8 @@ let package = Package(
         // Synthetic scenes with exact ground truth, for the demo, the tests and the benchmarks.
         .target(
             name: "SceneRender",
-            dependencies: ["ZXingCpp"],
+            dependencies: ["COpenCV", "ZXingCpp"],
             path: "SceneRender",
-            cxxSettings: [.unsafeFlags([openCVHeaders])],
             linkerSettings: (openCVModules + ["opencv_freetype", "m"]).map { .linkedLibrary($0) }
         ),
         // Video files are written with LiveScan's own writer; everything drawn is SceneRender's.

@@ -46,6 +46,21 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 [[ $# -eq 0 ]] || exit 0
 
+# ---- OpenCV's include folder, for SwiftPM --------------------------------------------------------------------
+# OpenCV is linked module by module (Package.swift): opencv4.pc names all 55, and loading them costs 0.35-0.65 s
+# at every start. Its headers' folder comes from a .pc file of LiveScan's own, which carries nothing else: a
+# package that depends on LiveScan by URL and version may not use unsafe flags such as -I.
+opencv_pc=/usr/local/lib/pkgconfig/livescan-opencv.pc
+opencv_pc_text="Name: livescan-opencv
+Description: OpenCV 4 headers for LiveScan (its modules are linked one by one, see Package.swift)
+Version: $(pkg-config --modversion opencv4)
+Cflags: $(pkg-config --cflags-only-I opencv4)"
+if [[ "$(cat "$opencv_pc" 2>/dev/null)" != "$opencv_pc_text" ]]; then
+    printf '%s\n' "$opencv_pc_text" >"${TMPDIR:-/tmp}/livescan-opencv.pc.$$"
+    as_root "install $opencv_pc" install -D -m 644 "${TMPDIR:-/tmp}/livescan-opencv.pc.$$" "$opencv_pc"
+    rm -f "${TMPDIR:-/tmp}/livescan-opencv.pc.$$"
+fi
+
 # ---- zxing-cpp 3.1.1 (Apache-2.0) -------------------------------------------------------------------------
 # Debian 12 packages only 1.4. Built once from the PyPI source distribution, which holds the whole C++ core:
 # a static, position-independent libZXing.a with the readers and the legacy MultiFormatWriter (generated test
