@@ -45,10 +45,14 @@ enum ListingRenderer {
         }
         lines.append(fit(status, width))
         let columns = Columns(width: width)
-        lines.append(fit(columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
-                                     position: "POSITION"), width))
+        // One column for the selection mark, as every row has.
+        lines.append(fit(" " + columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
+                                           position: "POSITION"), width))
 
-        let rowsAvailable = height - lines.count - 2
+        var rowsAvailable = height - lines.count - 2
+        if state.items.count > rowsAvailable {
+            rowsAvailable -= 1  // for the line that says how many are hidden
+        }
         let selectedIndex = state.items.firstIndex { $0.id == state.selected }
         let first = max(0, min((selectedIndex ?? 0) - rowsAvailable + 1, state.items.count - rowsAvailable))
         for item in state.items.dropFirst(first).prefix(rowsAvailable) {
@@ -66,6 +70,10 @@ enum ListingRenderer {
             let selected = item.id == state.selected
             let marked = (selected ? ">" : " ") + fit(row, width - 1)
             lines.append(selected && color ? "\u{1B}[7m" + pad(marked, width) + "\u{1B}[0m" : marked)
+        }
+        let hidden = (above: first, below: max(0, state.items.count - first - rowsAvailable))
+        if hidden.above + hidden.below > 0 {
+            lines.append(fit(" … \(hidden.above) more above, \(hidden.below) more below (↑/↓ to scroll)", width))
         }
         while lines.count < height - 2 {
             lines.append("")

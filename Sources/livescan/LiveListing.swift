@@ -172,22 +172,18 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         redraw(force: true)
     }
 
-    /// Enter: a URL is shown (and opened with `--open`); anything else goes to the clipboard via OSC 52.
+    /// Enter: the value goes to the clipboard via OSC 52, whole (the footer shows it cut to the width); a URL is
+    /// opened too with `--open`.
     private func act() {
         guard let item = lock.withLock({ state.items.first { $0.id == state.selected } }) else { return }
         scanner.tap(on: item)
         let value = item.value
-        var message: String
-        if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-            message = "URL: \(value)"
-            if opensURLs {
-                message += open(value) ? " (opened)" : " (xdg-open not available)"
-            }
-        } else {
-            // OSC 52 asks the terminal to set its clipboard; the value travels base64-encoded, so nothing
-            // in it can act on the terminal.
-            terminal.write("\u{1B}]52;c;\(Data(value.utf8).base64EncodedString())\u{07}")
-            message = "copied to the clipboard (OSC 52): \(value)"
+        // OSC 52 asks the terminal to set its clipboard; the value travels base64-encoded, so nothing in it can
+        // act on the terminal.
+        terminal.write("\u{1B}]52;c;\(Data(value.utf8).base64EncodedString())\u{07}")
+        var message = "copied to the clipboard (OSC 52): \(value)"
+        if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), opensURLs {
+            message = "URL copied" + (open(value) ? " and opened: " : " (xdg-open not available): ") + value
         }
         lock.withLock { state.message = message }
     }

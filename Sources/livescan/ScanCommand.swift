@@ -138,7 +138,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// The listing takes the screen when stdout is a terminal and a video is scanned, unless line output
     /// was asked for.
     private func wantsListing(isImages: Bool) -> Bool {
-        Terminal.isInteractive && !isImages && !options.raw && !options.once && !options.changes
+        Terminal.canShowListing && !isImages && !options.raw && !options.once && !options.changes
             && !options.noListing && !options.quiet && options.eventsPath != "-"
     }
 

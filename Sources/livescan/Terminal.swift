@@ -21,6 +21,12 @@ final class Terminal: @unchecked Sendable {
 
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether standard output is a terminal that can show the full-screen listing: `TERM=dumb` cannot move
+    /// its cursor, and gets lines.
+    static var canShowListing: Bool {
+        isInteractive && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
     /// Enters the alternate screen, hides the cursor, and reads keys unbuffered when stdin is a terminal.
     func enter() {
         lock.withLock {

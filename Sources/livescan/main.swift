@@ -18,9 +18,9 @@ udp://...). For files, each item found is printed once, as
 `symbology:payload` or `text:transcript`; for cameras and streams, each event:
 `+ <id> qr <payload>` added, `~` updated, `-` removed. When standard output is
 a terminal, videos, cameras and streams are scanned under a live full-screen
-listing (arrows select, Enter acts on the item: a URL is shown, anything else
-is copied with OSC 52; s snapshot, p pause, q quit); the findings are printed
-when it closes.
+listing (arrows select, Enter copies the value with OSC 52 and --open opens a
+URL; s snapshot, p pause, q quit; Ctrl-Z suspends); the findings are printed
+when it closes. TERM=dumb gets lines.
 
 Options of scan:
 \(ScanOption.helpLines.joined(separator: "\n"))

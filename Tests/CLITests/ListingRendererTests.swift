@@ -26,7 +26,10 @@ import LiveScan
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines[0] == "LiveScan  shelf.mp4  1280x720 @ 30 fps")
         #expect(lines[1] == "frames 42 (dropped 0)  29.5 fps  items 2 (2 barcode, 0 text)")
-        #expect(lines[2].hasPrefix("ID       KIND       VALUE"))
+        // The titles stand over their columns: one column for the selection mark first, as in every row.
+        #expect(lines[2].hasPrefix(" ID       KIND       VALUE"))
+        #expect(lines[2].firstRange(of: "VALUE")?.lowerBound.utf16Offset(in: lines[2])
+                == lines[3].firstRange(of: "https")?.lowerBound.utf16Offset(in: lines[3]))
         #expect(lines[3] == ">abcdef01 qr         https://example.com/item/4711         1.00 1.5s   140,90")
         #expect(lines[4].hasPrefix(" 00000002 qr         long payload long payload"))
         #expect(lines[4].contains("…"))
@@ -64,6 +67,9 @@ import LiveScan
         let lines = ListingRenderer.render(state, width: 80, height: 24, color: false)
         #expect(lines.count == 24)
         #expect(lines.contains { $0.hasPrefix(">00000024") })
+        // 18 rows fit: items 19...36 are shown, and a line says what is hidden.
+        #expect(lines.contains(" … 18 more above, 4 more below (↑/↓ to scroll)"), "\(lines)")
+        #expect(lines.filter { $0.hasPrefix(" 000000") || $0.hasPrefix(">000000") }.count == 18)
     }
 
     @Test func colourOnlyMarksTheSelectionWhenAllowed() {

@@ -120,6 +120,19 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(report["status"] as? Int == 0, "\(report)")
     }
 
+    /// `TERM=dumb` cannot move its cursor: a video on such a terminal gets lines, not the full-screen listing.
+    @Test func aDumbTerminalGetsLines() throws {
+        let video = folder.appendingPathComponent("dumb.mp4")
+        try SceneRenderer(scene: shortScene(frames: 30)).writeVideo(to: video.path)
+        let executable = try #require(Livescan.executable).path
+        let dumb = try Shell.runInTerminal(["/usr/bin/env", "TERM=dumb", executable, "scan", "--types", "qr", video.path])
+        #expect(!dumb.contains("\u{1B}[?1049h"), "\(dumb.debugDescription)")
+        #expect(dumb.contains("qr:SHELF-B-0042"), "\(dumb.debugDescription)")
+        let xterm = try Shell.runInTerminal(["/usr/bin/env", "TERM=xterm", executable, "scan", "--types", "qr",
+                                             video.path])
+        #expect(xterm.contains("\u{1B}[?1049h"), "the full-screen listing did not show on xterm")
+    }
+
     /// What a terminal shows of `output`: `\r` returns to the line's start, ESC [ K erases to its end. (The
     /// terminal ends lines with \r\n, which Swift counts as one character: they are made \n first.)
     func renderedLines(_ output: String) -> [String] {
