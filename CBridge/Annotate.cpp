@@ -11,10 +11,16 @@
 
 namespace {
 
-// BGR. Both fills are light enough for black label text to read on them.
+// BGR. The fills are light enough for black label text to read on them.
 const cv::Scalar barcodeColor(80, 200, 40);
 const cv::Scalar textColor(0, 150, 255);
+// The region of interest: light blue, unlike either kind of item.
+const cv::Scalar regionColor(255, 190, 100);
 const cv::Scalar labelInk(0, 0, 0);
+
+const cv::Scalar &kindColor(int kind) {
+    return kind == CB_ANNOTATION_TEXT ? textColor : kind == CB_ANNOTATION_REGION ? regionColor : barcodeColor;
+}
 
 constexpr size_t maxLabelCharacters = 40;
 
@@ -184,8 +190,9 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
     *out_image = nullptr;
     for (size_t index = 0; index < count; ++index) {
         const auto &annotation = annotations[index];
-        CB_REQUIRE(annotation.kind == CB_ANNOTATION_BARCODE || annotation.kind == CB_ANNOTATION_TEXT,
-                   "CB_Image_copy_annotated: kind must be CB_ANNOTATION_BARCODE or CB_ANNOTATION_TEXT");
+        CB_REQUIRE(annotation.kind == CB_ANNOTATION_BARCODE || annotation.kind == CB_ANNOTATION_TEXT ||
+                       annotation.kind == CB_ANNOTATION_REGION,
+                   "CB_Image_copy_annotated: kind must be CB_ANNOTATION_BARCODE, _TEXT or _REGION");
         for (int corner = 0; corner < 4; ++corner) {
             CB_REQUIRE(std::isfinite(annotation.quad.x[corner]) && std::isfinite(annotation.quad.y[corner]),
                        "CB_Image_copy_annotated: a quad corner is not a finite number");
@@ -199,11 +206,18 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
     for (size_t index = 0; index < count; ++index) {
         const auto &annotation = annotations[index];
         std::vector<cv::Point> points;
-        const float growth = annotation.kind == CB_ANNOTATION_TEXT ? textGrowth : barcodeGrowth;
-        for (const auto &point : outline(annotation.quad, growth, style.outlineOffset)) {
-            points.push_back(pixel(point, canvas.size()));
+        if (annotation.kind == CB_ANNOTATION_REGION) {
+            for (int corner = 0; corner < 4; ++corner) {
+                points.push_back(pixel(cv::Point2f(annotation.quad.x[corner], annotation.quad.y[corner]),
+                                       canvas.size()));
+            }
+        } else {
+            const float growth = annotation.kind == CB_ANNOTATION_TEXT ? textGrowth : barcodeGrowth;
+            for (const auto &point : outline(annotation.quad, growth, style.outlineOffset)) {
+                points.push_back(pixel(point, canvas.size()));
+            }
         }
-        const auto &color = annotation.kind == CB_ANNOTATION_TEXT ? textColor : barcodeColor;
+        const auto &color = kindColor(annotation.kind);
         cv::polylines(canvas, points, true, color, style.lineThickness, cv::LINE_AA);
         // The part of the image the outline encloses, the line's outer half included. Clipped to the image:
         // only the visible part matters for placing labels, and it keeps the areas summed there small.
@@ -220,7 +234,7 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
             continue;
         }
         const cv::Rect box = placeLabel(labelSize(label, style), index, itemBoxes, placedLabels, canvas.size());
-        const auto &fill = annotations[index].kind == CB_ANNOTATION_TEXT ? textColor : barcodeColor;
+        const auto &fill = kindColor(annotations[index].kind);
         drawLabel(canvas, label, box, fill, style);
         placedLabels.push_back(box);
     }

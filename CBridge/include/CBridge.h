@@ -305,7 +305,8 @@ void CB_Rects_free(CB_Rect *rects);
 /** What an annotation marks; it picks the colour (BGR): barcodes green, text orange. */
 typedef enum CB_AnnotationKind {
     CB_ANNOTATION_BARCODE = 0,
-    CB_ANNOTATION_TEXT = 1
+    CB_ANNOTATION_TEXT = 1,
+    CB_ANNOTATION_REGION = 2 /* the region of interest: outlined at its corners, not around them */
 } CB_AnnotationKind;
 
 typedef struct CB_Annotation {

@@ -18,6 +18,8 @@ struct ListingState {
     var message: String?
     /// What would help the scanner read (VisionKit's guidance), shown in the header.
     var guidance: String?
+    /// `--roi`, in pixels: named in the header.
+    var regionOfInterest: Bounds?
 }
 
 /// Renders the listing: `height` lines, none wider than `width` columns (escape sequences excluded),
@@ -31,8 +33,11 @@ enum ListingRenderer {
         var lines: [String] = []
         let source = state.source
         let fps = source.framesPerSecond > 0 ? String(format: " @ %.4g fps", source.framesPerSecond) : ""
-        lines.append(fit("LiveScan  \(TerminalSafeText.escape(source.name))  \(source.width)x\(source.height)\(fps)",
-                         width))
+        var title = "LiveScan  \(TerminalSafeText.escape(source.name))  \(source.width)x\(source.height)\(fps)"
+        if let box = state.regionOfInterest?.boundingBox {
+            title += "  roi \(Int(box.minX)),\(Int(box.minY)) \(Int(box.maxX - box.minX))x\(Int(box.maxY - box.minY))"
+        }
+        lines.append(fit(title, width))
         let barcodes = state.items.filter { if case .barcode = $0 { return true } else { return false } }.count
         var status = "frames \(state.framesProcessed) (dropped \(state.framesDropped))  "
             + String(format: "%.1f fps", state.processingRate)

@@ -24,11 +24,12 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     /// restored.
     private(set) var found: [RecognizedItem] = []
 
-    init(scanner: DataScanner, source: FrameSource, opensURLs: Bool) {
+    init(scanner: DataScanner, source: FrameSource, opensURLs: Bool, regionOfInterest: Bounds?) {
         self.scanner = scanner
         self.source = source
         self.opensURLs = opensURLs
         state = ListingState(source: source.info)
+        state.regionOfInterest = regionOfInterest
     }
 
     func start() {
@@ -201,12 +202,12 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     }
 
     private func snapshot() {
-        let (frame, items) = lock.withLock { (latestFrame, state.items) }
+        let (frame, items, region) = lock.withLock { (latestFrame, state.items, state.regionOfInterest) }
         guard let frame else { return }
         let path = "livescan-snapshot-\(frame.index).png"
         let message: String
         do {
-            try Annotator.snapshot(frame: frame, items: items, to: path)
+            try Annotator.snapshot(frame: frame, items: items, regionOfInterest: region, to: path)
             message = "saved \(path)"
         } catch {
             message = "snapshot failed: \(error)"

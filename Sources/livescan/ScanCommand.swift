@@ -64,6 +64,16 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         case nil:
             return .stopped(ExitCode(signal: interruption.caughtSignal ?? SIGINT))
         }
+        var region: Bounds?
+        if let roi = options.regionOfInterest {
+            guard let inFrame = roi.bounds(frameWidth: source.info.width, frameHeight: source.info.height) else {
+                source.close()
+                let size = "\(source.info.width)x\(source.info.height)"
+                let error = UsageError(message: "--roi lies outside the \(size) frame of \(path)")
+                return .stopped(Diagnostics.usage(error))
+            }
+            region = inFrame
+        }
         // Only now, with the source open: a source that fails to open leaves the previous log as it was.
         if let eventsPath = options.eventsPath, eventLog == nil {
             do {
@@ -79,6 +89,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                                   recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing,
                                   isHighlightingEnabled: options.annotatePath != nil)
         scanner.trackerConfiguration = options.tracker
+        scanner.regionOfInterest = region
         if isImages {
             // Each image stands alone: one reading is enough, and nothing carries over to the next image.
             scanner.trackerConfiguration.textConfirmations = 1
@@ -86,9 +97,12 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         }
         scanner.delegate = self
         let listing = showsListing
-            ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs) : nil
+            ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region)
+            : nil
         presenters = makePresenters(listing: listing, source: source.info, isImages: isImages)
-        let annotated = options.annotatePath.map { AnnotatedOutput(path: $0, source: source.info) }
+        let annotated = options.annotatePath.map {
+            AnnotatedOutput(path: $0, source: source.info, regionOfInterest: region)
+        }
         if let annotated {
             presenters.append(annotated)
         }
@@ -232,7 +246,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
         pictureSize = (source.width, source.height)
         do {
-            let config = options.eventLogConfig(tracker: dataScanner.trackerConfiguration)
+            let config = options.eventLogConfig(tracker: dataScanner.trackerConfiguration,
+                                                region: dataScanner.regionOfInterest)
             try eventLog?.start(source: source, config: config)
         } catch {
             recordOutputError(error, scanner: dataScanner)

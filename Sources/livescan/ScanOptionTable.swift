@@ -82,6 +82,14 @@ struct ScanOption {
             names: ["--quality"], value: "LEVEL", help: ["fast, balanced (default) or accurate"],
             readme: "`fast`, `balanced` (default), `accurate` — see below"),
         ScanOption(
+            names: ["--roi"], value: "X,Y,W,H",
+            help: ["only items whose centre lies in this rectangle: pixels, or",
+                   "fractions of the frame when all four are at most 1"],
+            readme: "the region of interest (VisionKit's `regionOfInterest`): only items whose centre lies in it "
+                + "are recognised, `--single` picks the item nearest its centre, the listing names it and "
+                + "`--annotate` outlines it. Pixels, or fractions of the frame when all four numbers are at most 1 "
+                + "(`0.25,0.25,0.5,0.5` is the middle quarter); the start line's `config` gives it in pixels"),
+        ScanOption(
             names: ["--single"], value: nil, help: ["report one item at a time, the one nearest the centre"],
             readme: "one item at a time: the one nearest the centre, kept until it leaves"),
         ScanOption(

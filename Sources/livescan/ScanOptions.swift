@@ -1,3 +1,4 @@
+import Foundation
 import LiveScan
 
 /// `livescan scan`'s options, parsed and checked.
@@ -38,6 +39,8 @@ struct ScanOptions {
     var eventsPath: String?
     /// `--force`: `--events` may replace a file that is not an event log.
     var replacesAnyFile: Bool
+    /// `--roi`: only items whose centre lies in it.
+    var regionOfInterest: RegionOfInterest?
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
     var tracker = TrackerConfiguration()
 
@@ -140,6 +143,17 @@ struct ScanOptions {
             }
             streamTimeout = value
         }
+        if let roi = parsed.value("--roi") {
+            let numbers = roi.split(separator: ",", omittingEmptySubsequences: false)
+                .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2],
+                  let height = numbers[3], [x, y, width, height].allSatisfy({ $0.isFinite && abs($0) <= 1e6 }),
+                  width > 0, height > 0 else {
+                throw UsageError(message: "--roi takes X,Y,W,H (pixels, or fractions of the frame when all are at "
+                    + "most 1), width and height above 0, got '\(roi)'")
+            }
+            regionOfInterest = RegionOfInterest(x: x, y: y, width: width, height: height)
+        }
         if changes && once {
             throw UsageError(message: "--changes and --once do not go together")
         }
@@ -186,19 +200,43 @@ struct ScanOptions {
         return types
     }
 
-    /// The start line's `config` object, as JSON values.
-    func eventLogConfig(tracker: TrackerConfiguration) -> [(String, String)] {
+    /// The start line's `config` object, as JSON values; `region` is the region of interest in pixels.
+    func eventLogConfig(tracker: TrackerConfiguration, region: Bounds?) -> [(String, String)] {
         func quoted(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
         var types = symbologies.isEmpty && wantsBarcodes ? ["all-barcodes"] : symbologies.map(\.rawValue)
         if wantsText {
             types.append("text")
         }
         let trackerJSON = "{" + tracker.fields.map { "\"\($0.0)\":\(formatNumber($0.1))" }.joined(separator: ",") + "}"
-        return [("types", quoted(types)), ("languages", quoted(languages)), ("quality", "\"\(quality.rawValue)\""),
-                ("multiple_items", singleItem ? "false" : "true"), ("tracker", trackerJSON)]
+        var config = [("types", quoted(types)), ("languages", quoted(languages)),
+                      ("quality", "\"\(quality.rawValue)\""), ("multiple_items", singleItem ? "false" : "true"),
+                      ("tracker", trackerJSON)]
+        if let box = region?.boundingBox {
+            let numbers = [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY].map(formatNumber)
+            config.append(("region_of_interest", "[" + numbers.joined(separator: ",") + "]"))
+        }
+        return config
     }
 
     private func formatNumber(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// `--roi X,Y,W,H`: in pixels, or in fractions of the frame when all four are at most 1.
+struct RegionOfInterest: Equatable {
+    var x, y, width, height: Double
+
+    var isFraction: Bool { [x, y, width, height].allSatisfy { $0 <= 1 } }
+
+    /// The region in the pixels of a `frameWidth` x `frameHeight` frame, cut to the frame; nil when none of it
+    /// lies in the frame.
+    func bounds(frameWidth: Int, frameHeight: Int) -> Bounds? {
+        let (scaleX, scaleY) = isFraction ? (Double(frameWidth), Double(frameHeight)) : (1, 1)
+        let left = max(x * scaleX, 0), top = max(y * scaleY, 0)
+        let right = min((x + width) * scaleX, Double(frameWidth))
+        let bottom = min((y + height) * scaleY, Double(frameHeight))
+        guard right > left, bottom > top else { return nil }
+        return Bounds(x: left, y: top, width: right - left, height: bottom - top)
     }
 }

@@ -71,10 +71,12 @@ final class ChangeLines: ScanPresenter {
 final class AnnotatedOutput: ScanPresenter {
     private let path: String
     private let fps: Double
+    private let regionOfInterest: Bounds?
     private var annotator: Annotator?
 
-    init(path: String, source: SourceInfo) {
+    init(path: String, source: SourceInfo, regionOfInterest: Bounds?) {
         self.path = path
+        self.regionOfInterest = regionOfInterest
         // A camera may not say its rate; 30 is what a player needs to show it at about the right pace.
         fps = source.framesPerSecond > 0 ? source.framesPerSecond : 30
     }
@@ -85,6 +87,7 @@ final class AnnotatedOutput: ScanPresenter {
         if annotator == nil {
             annotator = Annotator.isImagePath(path) ? try Annotator.image(path: path)
                 : try Annotator(path: path, fps: fps, width: frame.width, height: frame.height)
+            annotator?.regionOfInterest = regionOfInterest
         }
         try annotator?.add(frame: frame, items: items)
     }

@@ -62,6 +62,44 @@ import LiveScanScenes
         #expect(mixed.status == 2, "--every for two images is still for no video")
     }
 
+    /// `--roi`: only items whose centre lies inside count; fractions and pixels name the same region; `--single`
+    /// picks the item nearest its centre; the log says it in pixels; the annotation outlines it.
+    @Test func aRegionOfInterestFromTheCommandLine() throws {
+        let image = try stillImage()
+        // still720's codes have their centres at x 213, 640, 1067 (QR), 329 (EAN-13), 950 (Code 128).
+        let left = ["qr:https://example.com/livescan", "ean13:5901234123457"]
+        for roi in ["0,0,0.4,1", "0,0,512,720"] {
+            let result = try Livescan.run(["scan", "--types", "barcodes", "--roi", roi, image.path])
+            #expect(result.status == 0 && Set(result.outputLines) == Set(left), "\(roi): \(result.outputLines)")
+        }
+        // The region's centre is (256, 360): the EAN-13 at (329, 370) is nearer than the QR code at (213, 150).
+        let single = try Livescan.run(["scan", "--types", "barcodes", "--roi", "0,0,0.4,1", "--single", image.path])
+        #expect(single.outputLines == ["ean13:5901234123457"])
+        let log = folder.appendingPathComponent("roi.jsonl")
+        _ = try Livescan.run(["scan", "--types", "qr", "--roi", "0,0,0.4,1", "--events", log.path, image.path])
+        let config = try #require(eventLog(at: log).first?["config"] as? [String: Any])
+        #expect(config["region_of_interest"] as? [Double] == [0, 0, 512, 720])
+
+        let outside = try Livescan.run(["scan", "--roi", "2000,0,10,10", image.path])
+        #expect(outside.status == 2 && outside.errorLines.first == "Error: --roi lies outside the 1280x720 frame of "
+            + image.path)
+        #expect(try Livescan.run(["scan", "--roi", "1,2,3", image.path]).status == 2)
+        #expect(try Livescan.run(["scan", "--roi", "0,0,0,10", image.path]).status == 2)
+
+        // Drawn: the region's left edge, at x 100 between y 100 and 500, in an empty part of the picture.
+        let plain = folder.appendingPathComponent("plain.png"), outlined = folder.appendingPathComponent("roi.png")
+        _ = try Livescan.run(["scan", "--types", "qr", "--annotate", plain.path, image.path])
+        _ = try Livescan.run(["scan", "--types", "qr", "--roi", "100,100,400,400", "--annotate", outlined.path,
+                              image.path])
+        func gray(_ url: URL) throws -> [UInt8] {
+            try #require(try ImageSource(path: url.path).nextFrame()).image.grayPixels()
+        }
+        let (before, after) = (try gray(plain), try gray(outlined))
+        let edge = 450 * 1280 + 100
+        #expect(abs(Int(before[edge]) - Int(after[edge])) > 30, "\(before[edge]) -> \(after[edge])")
+        #expect(before[450 * 1280 + 700] == after[450 * 1280 + 700])
+    }
+
     @Test func annotatingToAnUnknownExtensionFailsBeforeScanning() throws {
         let image = try stillImage()
         let result = try Livescan.run(["scan", "--annotate", folder.appendingPathComponent("out.txt").path,

@@ -58,7 +58,15 @@ public final class VideoWriter: @unchecked Sendable {
 /// One item to draw over a frame: its outline, colour (by kind) and label.
 struct FrameAnnotation: Sendable, Equatable {
     enum Kind: Sendable {
-        case barcode, text
+        case barcode, text, region
+
+        var raw: CB_AnnotationKind {
+            switch self {
+            case .barcode: CB_ANNOTATION_BARCODE
+            case .text: CB_ANNOTATION_TEXT
+            case .region: CB_ANNOTATION_REGION
+            }
+        }
     }
 
     var bounds: Bounds
@@ -76,8 +84,7 @@ extension FrameImage {
         defer { labels.forEach { free($0) } }
         let raw = zip(annotations, labels).map { annotation, label in
             CB_Annotation(quad: CB_Quad(annotation.bounds),
-                          kind: Int32((annotation.kind == .barcode ? CB_ANNOTATION_BARCODE : CB_ANNOTATION_TEXT)
-                                          .rawValue),
+                          kind: Int32(annotation.kind.raw.rawValue),
                           label: label.map { UnsafePointer($0) })
         }
         var copy: OpaquePointer?

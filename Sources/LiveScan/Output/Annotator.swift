@@ -87,9 +87,16 @@ public final class Annotator: @unchecked Sendable {
         imageExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
 
+    /// Outlined on every frame (light blue, labelled) when set: the scanner's `regionOfInterest`.
+    public var regionOfInterest: Bounds? {
+        get { lock.withLock { region } }
+        set { lock.withLock { region = newValue } }
+    }
+    private var region: Bounds?
+
     /// Draws `items` over `frame` and adds it: encoded now into a video, kept as the last frame for an image.
     public func add(frame: Frame, items: [RecognizedItem]) throws {
-        let annotated = try Annotator.annotatedImage(frame: frame, items: items)
+        let annotated = try Annotator.annotatedImage(frame: frame, items: items, regionOfInterest: regionOfInterest)
         try lock.withLock {
             guard !finished else {
                 throw ScanError.outputFailed(path: path, reason: "the annotated output is already finished")
@@ -124,14 +131,19 @@ public final class Annotator: @unchecked Sendable {
     }
 
     /// Writes `frame` with `items` highlighted as one image at `path` (the live listing's snapshot key).
-    public static func snapshot(frame: Frame, items: [RecognizedItem], to path: String) throws {
+    public static func snapshot(frame: Frame, items: [RecognizedItem], regionOfInterest: Bounds? = nil,
+                                to path: String) throws {
         try checkImagePath(path)
-        try annotatedImage(frame: frame, items: items).write(to: path)
+        try annotatedImage(frame: frame, items: items, regionOfInterest: regionOfInterest).write(to: path)
     }
 
-    /// A copy of the frame's picture with `items` highlighted; the frame itself is left as it is.
-    public static func annotatedImage(frame: Frame, items: [RecognizedItem]) throws -> FrameImage {
-        try frame.image.annotated(with: items.map { item in
+    /// A copy of the frame's picture with `items` highlighted, and the region of interest outlined when given;
+    /// the frame itself is left as it is.
+    public static func annotatedImage(frame: Frame, items: [RecognizedItem], regionOfInterest: Bounds? = nil) throws
+        -> FrameImage
+    {
+        let region = regionOfInterest.map { FrameAnnotation(bounds: $0, kind: .region, label: "region of interest") }
+        return try frame.image.annotated(with: (region.map { [$0] } ?? []) + items.map { item in
             let kind: FrameAnnotation.Kind
             switch item {
             case .barcode: kind = .barcode
