@@ -90,9 +90,10 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         var motion = Motion()
         var framesFollowed = 0
 
-        /// The code as `SameItem` pairs it with a fresh read: one step on from where it was last located.
-        var sighting: SameItem.Sighting {
-            SameItem.Sighting(observation: observation, expected: motion.predicted(observation.bounds, after: 1))
+        /// The code as `SameItem` pairs it with a fresh read: `steps` frames on from where it was last located
+        /// (0 for a code followed into this frame already).
+        func sighting(steps: Double) -> SameItem.Sighting {
+            SameItem.Sighting(observation: observation, expected: motion.predicted(observation.bounds, after: steps))
         }
     }
 
@@ -212,12 +213,14 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
             let box = cellBox(of: known[index].observation.bounds)
             return regions.contains { $0.intersects(box) }
         }
-        let pairs = sameItem.pairs(touched.map { known[$0].sighting }, fresh.map(\.observation))
+        // A code followed into this frame is where it is now: no step to predict, and none to measure.
+        let steps = touched.map { followed.contains($0) ? 0.0 : 1.0 }
+        let pairs = sameItem.pairs(zip(touched, steps).map { known[$0].sighting(steps: $1) }, fresh.map(\.observation))
         for (candidate, now) in pairs {
             let before = known[touched[candidate]]
             fresh[now].motion = before.motion
             fresh[now].motion.observe(from: before.observation.bounds.center, to: fresh[now].observation.bounds.center,
-                                      elapsed: 1)
+                                      elapsed: steps[candidate])
         }
         let readAgain = Set(pairs.map { touched[$0.earlier] })
         let lost = Set(touched.filter { !followed.contains($0) })

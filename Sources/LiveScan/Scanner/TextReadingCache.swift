@@ -1,12 +1,10 @@
 /// OCR that costs only what changes: the lines found in this frame are matched to the lines found in
-/// recent frames by place (`SameItem.isSamePlace`: they have not been read yet); a line read consistently
-/// before is not read again until its re-read interval has passed or its region grew, and its last
-/// reading
-/// is carried to where the line is now. A new line is read, read again in the next frame to confirm, then
-/// rests: `rereadInterval` frames, doubling with each agreeing
-/// re-read up to 16x the interval (the vote has converged; the rare re-read still catches a display whose
-/// text changes in place). Regions that read as nothing (textures, codes) rest too, so junk is not
-/// re-read every frame.
+/// recent frames by place (`SameItem`: they have not been read yet); a line read consistently before is not
+/// read again until its re-read interval has passed or its region grew, and its last reading is carried to
+/// where the line is now. A new line is read, read again in the next frame to confirm, then rests:
+/// `rereadInterval` frames, doubling with each agreeing re-read up to 16x the interval (the vote has
+/// converged; the rare re-read still catches a display whose text changes in place). Regions that read as
+/// nothing (textures, codes) rest too, so junk is not re-read every frame.
 ///
 /// This is what `isHighFrameRateTrackingEnabled` means here: line localisation (about 1.5 ms at 720p)
 /// keeps every line's bounds current every frame; Tesseract (about 10 ms a line) runs only on news.
