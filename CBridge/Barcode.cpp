@@ -330,10 +330,11 @@ void appendMergingSequences(const ZXing::Barcodes &results, double scale, Barcod
 
 namespace {
 
-/// Whether (x, y) lies on the bars of the linear code whose quad is `quad`: between its ends along the scan line,
+/// Whether `point` lies on the bars of the linear code whose quad is `quad`: between its ends along the scan line,
 /// and across it within its bars' height grown by a quarter on each side (the height is measured where the profile
 /// repeats, which skewed or curved bars leave short).
-bool onBarsOf(const CB_Quad &quad, float x, float y) {
+bool onBarsOf(const CB_Quad &quad, cv::Point2d point) {
+    const double x = point.x, y = point.y;
     const double leftX = (quad.x[0] + quad.x[3]) / 2.0, leftY = (quad.y[0] + quad.y[3]) / 2.0;
     const double rightX = (quad.x[1] + quad.x[2]) / 2.0, rightY = (quad.y[1] + quad.y[2]) / 2.0;
     const double length = std::hypot(rightX - leftX, rightY - leftY);
@@ -362,9 +363,7 @@ bool isPartialRead(const CB_Barcode &part, const CB_Barcode &whole) {
         return false;
     }
     const std::string partText(part.text, part.text_length), wholeText(whole.text, whole.text_length);
-    const float x = (part.quad.x[0] + part.quad.x[1] + part.quad.x[2] + part.quad.x[3]) / 4;
-    const float y = (part.quad.y[0] + part.quad.y[1] + part.quad.y[2] + part.quad.y[3]) / 4;
-    return wholeText.find(partText) != std::string::npos && onBarsOf(whole.quad, x, y);
+    return wholeText.find(partText) != std::string::npos && onBarsOf(whole.quad, centreOf(part.quad));
 }
 
 }  // namespace

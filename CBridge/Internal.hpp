@@ -38,6 +38,12 @@ cv::Rect labelAround(const cv::Mat &gray);
 /// joined two labels side by side into one line (TextLabel.cpp); the whole width when it did not.
 std::vector<cv::Range> labelPieces(const cv::Mat &gray, int textHeight);
 
+/// The mean of the quad's four corners.
+inline cv::Point2d centreOf(const CB_Quad &quad) {
+    return {(quad.x[0] + quad.x[1] + quad.x[2] + quad.x[3]) / 4.0,
+            (quad.y[0] + quad.y[1] + quad.y[2] + quad.y[3]) / 4.0};
+}
+
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);
 

@@ -237,10 +237,6 @@ bool contains(const Candidate &candidate, cv::Point2d point) {
            std::abs(offset.dot(along)) <= candidate.height / 2;
 }
 
-cv::Point2d centreOf(const CB_Quad &quad) {
-    return {(quad.x[0] + quad.x[1] + quad.x[2] + quad.x[3]) / 4.0, (quad.y[0] + quad.y[1] + quad.y[2] + quad.y[3]) / 4.0};
-}
-
 /// Whether `result`, read on the upright cut `upright`, reads the same on each half of the cut's rows.
 bool readsOnBothHalves(const cv::Mat &upright, const ZXing::Barcode &result, const ZXing::ReaderOptions &options) {
     const int half = upright.rows / 2;
