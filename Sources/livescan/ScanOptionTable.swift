@@ -1,42 +1,6 @@
 import Foundation
 import LiveScan
 
-/// What a SOURCE argument is, from its spelling alone (before anything is opened): which options apply to it,
-/// and how `ScanCommand` opens it.
-enum SourceKind: String, CaseIterable {
-    case image = "an image or a folder of images"
-    case video = "a video file"
-    case camera = "a camera"
-    case stream = "a stream"
-
-    static func of(_ path: String) -> SourceKind {
-        if path.contains("://") {
-            return .stream
-        }
-        if cameraIndex(path) != nil {
-            return .camera
-        }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        // shot_%03d.png is an image sequence, which is read as a video.
-        if !path.contains("%") && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
-            return .image
-        }
-        return .video
-    }
-
-    /// `/dev/video2` is camera 2; so is a bare `2` when no file of that name exists.
-    static func cameraIndex(_ path: String) -> Int? {
-        if path.hasPrefix("/dev/video"), let index = Int(path.dropFirst("/dev/video".count)), index >= 0 {
-            return index
-        }
-        if let index = Int(path), index >= 0, !FileManager.default.fileExists(atPath: path) {
-            return index
-        }
-        return nil
-    }
-}
-
 /// One option of `livescan scan`. Every option is declared once, in `ScanOption.all`: the parser, `--help`,
 /// the usage line and the README's table are made from it (a test holds the README to it).
 struct ScanOption {

@@ -179,12 +179,11 @@ struct ScanOptions {
 
     /// An option given for none of the sources (`--fps` for a video file) is a mistake worth saying.
     private static func checkOptionsApply(_ given: [String], to sources: [String]) throws {
-        let kinds = Set(sources.map(SourceKind.of))
+        let kinds = sources.map(SourceKind.of)
         for name in given {
             guard let option = ScanOption.named(name), option.appliesTo.isDisjoint(with: kinds) else { continue }
             let applies = SourceKind.allCases.filter(option.appliesTo.contains).map(\.rawValue)
-            let what = sources.count == 1 ? "\(sources[0]) is \(SourceKind.of(sources[0]).rawValue)"
-                : "none of the sources is"
+            let what = sources.count == 1 ? "\(sources[0]) is \(kinds[0].rawValue)" : "none of the sources is"
             throw UsageError(message: "\(name) applies to \(applies.joined(separator: " or ")) only, and \(what)")
         }
     }

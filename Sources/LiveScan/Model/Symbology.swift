@@ -9,19 +9,17 @@ public enum Symbology: String, CaseIterable, Sendable, Codable {
     /// `microQR`, `dataMatrix`, `gs1DataBar`, `gs1DataBarExpanded`, `itf14`, `i2of5`, ...), in any case.
     public init?(name: String) {
         let lowered = name.lowercased()
-        if let ours = Symbology(rawValue: lowered) {
-            self = ours
-            return
-        }
-        let apple: [String: Symbology] = [
-            "gs1databar": .databar, "gs1databarlimited": .databar, "gs1databarexpanded": .databarExpanded,
-            "itf14": .itf, "i2of5": .itf, "i2of5checksum": .itf, "micropdf417": .pdf417,
-            "code39checksum": .code39, "code39fullascii": .code39, "code39fullasciichecksum": .code39,
-            "code93i": .code93,
-        ]
-        guard let symbology = apple[lowered] else { return nil }
+        guard let symbology = Symbology(rawValue: lowered) ?? Symbology.visionNames[lowered] else { return nil }
         self = symbology
     }
+
+    /// Vision's names, lowercased, where they are not LiveScan's.
+    private static let visionNames: [String: Symbology] = [
+        "gs1databar": .databar, "gs1databarlimited": .databar, "gs1databarexpanded": .databarExpanded,
+        "itf14": .itf, "i2of5": .itf, "i2of5checksum": .itf, "micropdf417": .pdf417,
+        "code39checksum": .code39, "code39fullascii": .code39, "code39fullasciichecksum": .code39,
+        "code93i": .code93,
+    ]
 
     /// Symbologies with two-dimensional modules (the others are linear codes).
     public var isTwoDimensional: Bool {
