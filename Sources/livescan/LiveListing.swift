@@ -19,6 +19,7 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     private var keyReader: Thread?
     private var resizeSource: DispatchSourceSignal?
     private var suspendSource: DispatchSourceSignal?
+    private var continueSource: DispatchSourceSignal?
     private var running = true
     /// Items added while the listing was up, with their latest values, printed zbarimg-style once the screen is
     /// restored.
@@ -44,6 +45,12 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         suspend.setEventHandler { [weak self] in self?.suspend() }
         suspend.resume()
         suspendSource = suspend
+        // SIGCONT continues the process whatever its disposition; the source hears of it afterwards.
+        signal(SIGCONT, SIG_IGN)
+        let proceed = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .global())
+        proceed.setEventHandler { [weak self] in self?.proceed() }
+        proceed.resume()
+        continueSource = proceed
         if isatty(STDIN_FILENO) == 1 {
             let reader = Thread { [weak self] in self?.readKeys() }
             reader.name = "LiveScan.keys"
@@ -97,16 +104,21 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         lock.withLock { running = false }
         resizeSource?.cancel()
         suspendSource?.cancel()
+        continueSource?.cancel()
         terminal.restore()
     }
 
     /// Ctrl-Z, as `top` and `less` take it: the terminal is given back (main screen, cursor, line editing)
-    /// before the process stops, and taken again and redrawn when the shell continues it. SIGSTOP stops it:
-    /// it cannot be blocked on the thread that sends it, as SIGTSTP can, nor caught.
+    /// before the process stops, and taken again and redrawn when the shell continues it (`proceed`). SIGSTOP
+    /// stops it: it cannot be blocked on the thread that sends it, as SIGTSTP can, nor caught. It may take
+    /// effect only after `kill` has returned, so taking the terminal again waits for SIGCONT, not for `kill`.
     private func suspend() {
         terminal.restore()
         kill(getpid(), SIGSTOP)
-        // Continued (fg, or SIGCONT).
+    }
+
+    /// Continued (fg, or SIGCONT): the listing takes the terminal again, if it still runs and had given it back.
+    private func proceed() {
         guard lock.withLock({ running }) else { return }
         terminal.enter()
         redraw(force: true)
