@@ -64,7 +64,7 @@ static_assert(flagsRead() == CB_FORMAT_ALL, "every CB_Format flag reads some zxi
 
 }  // namespace
 
-ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert) {
+ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert, bool tryDownscale) {
     const int wanted = formats == 0 ? CB_FORMAT_ALL : formats;
     std::vector<BarcodeFormat> zxingFormats;
     for (const auto &entry : readFormats) {
@@ -78,8 +78,8 @@ ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, 
     options.setTryRotate(tryRotate);
     options.setTryInvert(tryInvert);
     // Its own image pyramid reads 3 more of the corpora's 1,372 codes and costs 2-4 ms more a 720p frame (25 %
-    // at balanced); CBridge downscales frames above max_dimension itself.
-    options.setTryDownscale(false);
+    // at balanced): the caller chooses (CB_BarcodeOptions.try_downscale).
+    options.setTryDownscale(tryDownscale);
     // The decoded text itself (ECI / character set applied), as 1.4 gave it: not the default HRI, which
     // rewrites GS1 element strings as "(01)..." and escapes control characters in binary payloads.
     options.setTextMode(ZXing::TextMode::Plain);
@@ -409,13 +409,16 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     cv::Mat gray = image->gray()(area);  // a header: resizing below rebinds it, never writes
     double scale = 1;
     const int longSide = std::max(gray.cols, gray.rows);
-    if (options->max_dimension > 0 && longSide > options->max_dimension) {
-        scale = static_cast<double>(longSide) / options->max_dimension;
+    // zxing-cpp refuses images wider or taller than 65535 pixels: a sliver that long is read downscaled to fit.
+    constexpr int zxingMaxSide = 65535;
+    const int maxSide = options->max_dimension > 0 ? std::min(options->max_dimension, zxingMaxSide) : zxingMaxSide;
+    if (longSide > maxSide) {
+        scale = static_cast<double>(longSide) / maxSide;
         gray = cbridge::resized(gray, 1 / scale, cv::INTER_AREA);
     }
     const int wanted = options->formats == 0 ? CB_FORMAT_ALL : options->formats;
     const auto zxingOptions = cbridge::readerOptions(wanted, options->try_harder != 0, options->try_rotate != 0,
-                                                     options->try_inverted != 0);
+                                                     options->try_inverted != 0, options->try_downscale != 0);
     cbridge::BarcodeList barcodes(wanted);
     const ZXing::Barcodes results = cbridge::readBarcodes(gray, zxingOptions);
     const bool foundQR = std::any_of(results.begin(), results.end(), [](const ZXing::Barcode &result) {

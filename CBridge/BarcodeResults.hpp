@@ -34,7 +34,8 @@ private:
 };
 
 /// zxing-cpp's options for these CB_Format flags (0: all) and knobs; see CB_BarcodeOptions.
-ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert);
+ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert,
+                                   bool tryDownscale = false);
 /// The CB_Format flag a result is reported as, CB_FORMAT_NONE for a format LiveScan does not ask for.
 int formatFlag(const ZXing::Barcode &result);
 ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &options);

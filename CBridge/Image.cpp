@@ -42,6 +42,14 @@ const cv::Mat &CB_Image::bgr() const {
     return bgr_;
 }
 
+const cv::Mat &CB_Image::uprightGray() const {
+    if (orientation.isUpright()) {
+        return gray();
+    }
+    std::call_once(uprightGrayMade_, [this] { uprightGray_ = orientation.upright(gray()); });
+    return uprightGray_;
+}
+
 const cv::Mat &CB_Image::gray() const {
     std::call_once(grayMade_, [this] {
         if (!gray_.empty()) {

@@ -233,13 +233,17 @@ extern "C" CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Imag
             return cbridge::fail(CB_TOO_LARGE, message);
         }
     }
-    cv::Mat pixels = cv::imdecode(data, cv::IMREAD_COLOR);
+    // The stored pixels, not turned by their Exif orientation: positions are reported in them, as every barcode
+    // reader and labelled set gives them; the picture keeps its orientation for reading text upright.
+    cv::Mat pixels = cv::imdecode(data, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
     if (pixels.empty()) {
         return cbridge::fail(CB_OPEN_FAILED, isTruncated(data) ? "the file is truncated (cut short)"
                                                                : "not a readable image (corrupt or not an image)");
     }
     *out_truncated = isTruncated(data) ? 1 : 0;
-    *out_image = new CB_Image(std::move(pixels));
+    auto image = std::make_unique<CB_Image>(std::move(pixels));
+    image->orientation = cbridge::exifOrientation(data);
+    *out_image = image.release();
     return CB_OK;
     CB_CATCH
 }

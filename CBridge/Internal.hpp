@@ -47,6 +47,24 @@ inline cv::Point2d centreOf(const CB_Quad &quad) {
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);
 
+/// How a picture's stored pixels are turned to be shown upright: an Exif orientation, 1 (as stored) to 8
+/// (Orientation.cpp). Positions are reported in the stored pixels, as barcode readers and labelled sets give them;
+/// text is read on the upright picture, since Tesseract reads only upright lines.
+struct Orientation {
+    int exif = 1;
+
+    bool isUpright() const { return exif == 1; }
+    /// The stored picture turned upright.
+    cv::Mat upright(const cv::Mat &stored) const;
+    /// A rectangle of the upright picture in the stored picture of size `stored`, and back.
+    cv::Rect2f toStored(const cv::Rect2f &rect, cv::Size stored) const;
+    cv::Rect2f toUpright(const cv::Rect2f &rect, cv::Size stored) const;
+};
+
+/// The orientation a JPEG's Exif block (APP1, IFD0 tag 0x0112) states; upright when it states none or a
+/// value out of range.
+Orientation exifOrientation(const std::vector<uint8_t> &jpeg);
+
 }  // namespace cbridge
 
 /// A picture in colour (8-bit BGR) and in grey, each made on first use and then kept. Video frames arrive as
@@ -71,6 +89,10 @@ struct CB_Image {
     const cv::Mat &bgr() const;
     /// 8-bit grey, CV_8UC1. Thread-safe.
     const cv::Mat &gray() const;
+    /// How the stored pixels are shown upright (an image file's Exif orientation); frames are upright.
+    cbridge::Orientation orientation;
+    /// gray() turned upright (gray() itself when it is). Thread-safe.
+    const cv::Mat &uprightGray() const;
 
 private:
     CB_Image() = default;
@@ -81,6 +103,8 @@ private:
     mutable cv::Mat gray_;
     mutable std::once_flag bgrMade_;
     mutable std::once_flag grayMade_;
+    mutable cv::Mat uprightGray_;
+    mutable std::once_flag uprightGrayMade_;
 };
 
 // Every entry point's body runs between these: no C++ exception may cross the C header.

@@ -24,6 +24,16 @@ bool fileExists(const std::string &path) {
     return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
+/// An axis-aligned rectangle's corners, from its top left clockwise.
+CB_Quad quadOf(const cv::Rect2f &box) {
+    CB_Quad quad;
+    quad.x[0] = box.x, quad.y[0] = box.y;
+    quad.x[1] = box.x + box.width, quad.y[1] = box.y;
+    quad.x[2] = box.x + box.width, quad.y[2] = box.y + box.height;
+    quad.x[3] = box.x, quad.y[3] = box.y + box.height;
+    return quad;
+}
+
 CB_Quad quadOf(int left, int top, int right, int bottom, double scale, int offsetX, int offsetY) {
     CB_Quad quad;
     const float x0 = float(left / scale + offsetX), x1 = float(right / scale + offsetX);
@@ -117,18 +127,24 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
                "CB_OCR_recognize: unknown page segmentation mode");
     *out_lines = nullptr;
     *out_count = 0;
-    cv::Rect area(0, 0, image->width(), image->height());
+    // Read on the upright picture (Tesseract reads upright lines only); rectangles and quads are the stored
+    // picture's, turned on the way in and out.
+    const cbridge::Orientation &orientation = image->orientation;
+    const cv::Size stored(image->width(), image->height());
+    const cv::Mat &upright = image->uprightGray();
+    cv::Rect area(0, 0, upright.cols, upright.rows);
     if (rect != nullptr) {
-        area = cv::Rect(rect->x, rect->y, rect->width, rect->height) & area;
+        const cv::Rect2f asked(float(rect->x), float(rect->y), float(rect->width), float(rect->height));
+        area = cv::Rect(orientation.toUpright(asked, stored)) & area;
         if (area.width < 2 || area.height < 2) {
             return CB_OK;
         }
     }
     if (mode == CB_PSM_SINGLE_LINE) {
-        const cv::Rect label = cbridge::labelAround(image->gray()(area));
+        const cv::Rect label = cbridge::labelAround(upright(area));
         area = cv::Rect(area.x + label.x, area.y + label.y, label.width, label.height);
     }
-    cv::Mat gray = image->gray()(area);
+    cv::Mat gray = upright(area);
     if (scale != 1) {
         gray = cbridge::resized(gray, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
     }
@@ -197,6 +213,16 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
         if (array[index].words == nullptr) {
             CB_TextLines_free(array, index);
             throw std::bad_alloc();
+        }
+        if (!orientation.isUpright()) {
+            const auto toStored = [&](CB_Quad &quad) {
+                const cv::Rect2f box(quad.x[0], quad.y[0], quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
+                quad = quadOf(orientation.toStored(box, stored));
+            };
+            toStored(array[index].quad);
+            for (CB_TextWord &word : lineWords) {
+                toStored(word.quad);
+            }
         }
         std::copy(lineWords.begin(), lineWords.end(), array[index].words);
         array[index].word_count = lineWords.size();

@@ -108,7 +108,8 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
                "CB_TextRegions_find: NULL argument");
     *out_rects = nullptr;
     *out_count = 0;
-    const cv::Mat &source = image->gray();
+    // Looked for on the upright picture, where lines run left to right; returned in the stored picture's pixels.
+    const cv::Mat &source = image->uprightGray();
     double scale = 1;
     const int longSide = std::max(source.cols, source.rows);
     if (options->max_dimension > 0 && longSide > options->max_dimension) {
@@ -188,7 +189,9 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
     auto *array = static_cast<CB_Rect *>(std::calloc(regions.size(), sizeof(CB_Rect)));
     CB_REQUIRE(array != nullptr, "out of memory");
     for (size_t index = 0; index < regions.size(); ++index) {
-        array[index] = CB_Rect{regions[index].x, regions[index].y, regions[index].width, regions[index].height};
+        const cv::Rect stored(image->orientation.toStored(cv::Rect2f(regions[index]),
+                                                          cv::Size(image->width(), image->height())));
+        array[index] = CB_Rect{stored.x, stored.y, stored.width, stored.height};
     }
     *out_rects = array;
     *out_count = regions.size();

@@ -189,9 +189,11 @@ typedef struct CB_BarcodeOptions {
                            the image halved, then (images up to 640 px) doubled and binarised globally */
     int try_rotate;     /* zxing ReaderOptions::tryRotate */
     int try_inverted;   /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
-    int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = never.
-                           zxing's own tryDownscale stays off (it costs a quarter more time for 0.2 % more
-                           codes on the corpora). */
+    int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's
+                           limit of 65535 pixels a side */
+    int try_downscale;  /* also zxing's own downscaled passes (ReaderOptions::tryDownscale) after the full-size
+                           one: halving low-passes a screen's moire and merges noisy modules; it costs a quarter
+                           more time a 720p frame for 0.2 % more of the corpora's codes */
     int try_any_angle;  /* also linear codes turned away from rows and columns: regions whose gradients all point
                            one way (bars) are cut out upright and read again; a region holding a code already read
                            is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves

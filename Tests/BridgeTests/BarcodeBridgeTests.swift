@@ -147,11 +147,23 @@ import LiveScanScenes
     }
 
     /// An EAN-13 with a 5-digit add-on (the price of a book: USD 24.95) is one barcode: the 13 digits, then the
-    /// add-on's, symbology identifier ]E3. zxing-cpp's writer cannot write add-ons: its bars are drawn here.
+    /// add-on's, symbology identifier ]E3.
     @Test func anEAN13WithItsFiveDigitAddOnDecodesWithIt() throws {
-        let moduleSize = 3
+        let (picture, addOnStart) = try Self.bookCode(moduleSize: 3)
+        let found = try ZXingBarcodeDetector().detect(in: frame(picture))
+        #expect(found.map(\.symbology) == [.ean13])
+        #expect(found.map(\.payloadStringValue) == ["978054466825652495"])
+        #expect(found.first?.symbologyIdentifier == "]E3")
+        // The add-on is part of the barcode's place.
+        #expect((found.first?.bounds.corners.map(\.x).max() ?? 0) > Double(addOnStart))
+    }
+
+    /// A book's EAN-13 with its EAN-5 add-on (52495: USD 24.95), and the column where the add-on starts. zxing-cpp's
+    /// writer cannot write add-ons: its bars are drawn here, 9 modules after the main symbol's last bar (the
+    /// standard asks for 7 to 12), as tall as the main bars.
+    static func bookCode(moduleSize: Int) throws -> (picture: RenderedFrame, addOnStart: Int) {
         let still = try SceneRenderer.still(symbology: .ean13, payload: "9780544668256", moduleSize: Double(moduleSize),
-                                            barHeight: 90, margin: 0)
+                                            barHeight: 30 * Double(moduleSize), margin: 0)
         // A wider picture: the EAN-13 still (quiet zones included) on the left, the add-on right of it.
         let addOn = ean5Modules("52495")
         let (oldWidth, height) = (still.frame.width, still.frame.height)
@@ -162,7 +174,6 @@ import LiveScanScenes
                 pixels[(y * width) * 3 + x] = still.frame.pixels[(y * oldWidth) * 3 + x]
             }
         }
-        // 9 modules after the main symbol's last bar (the standard asks for 7 to 12), the same bar height.
         let box = still.bounds.boundingBox
         let start = Int(box.maxX.rounded()) + 9 * moduleSize
         for (index, isBar) in addOn.enumerated() where isBar {
@@ -174,18 +185,12 @@ import LiveScanScenes
                 }
             }
         }
-        let picture = RenderedFrame(width: width, height: height, pixels: pixels)
-        let found = try ZXingBarcodeDetector().detect(in: frame(picture))
-        #expect(found.map(\.symbology) == [.ean13])
-        #expect(found.map(\.payloadStringValue) == ["978054466825652495"])
-        #expect(found.first?.symbologyIdentifier == "]E3")
-        // The add-on is part of the barcode's place.
-        #expect((found.first?.bounds.corners.map(\.x).max() ?? 0) > Double(start))
+        return (RenderedFrame(width: width, height: height, pixels: pixels), start)
     }
 
     /// The modules of an EAN-5 add-on, true = bar: start guard 1011, then each digit as 7 modules in the L or
     /// G set that the checksum picks, with 01 between digits (GS1 General Specifications 5.2.2.6).
-    private func ean5Modules(_ digits: String) -> [Bool] {
+    private static func ean5Modules(_ digits: String) -> [Bool] {
         let values = digits.compactMap(\.wholeNumberValue)
         let left = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011",
                     "0110111", "0001011"]
@@ -245,6 +250,37 @@ import LiveScanScenes
         // The fast level keeps to one plain read: no second chances.
         let fast = try ZXingBarcodeDetector(options: QualityLevel.fast.barcodeOptions(symbologies: [])).detect(in: frame)
         #expect(fast.isEmpty)
+    }
+
+    /// A 4000-pixel-wide still of a QR code at 2 pixels a module: the 1920-pixel frame budget would leave under a
+    /// pixel a module; a scan of the image reads it at its full size.
+    @Test func aLargeStillIsReadAtItsFullSize() throws {
+        let code = SceneItem.barcode("qr", .qr, "FULL SIZE", moduleSize: 2, at: ScenePoint(x: 3000, y: 300))
+        let picture = try frame(SceneRenderer(scene: Scene(name: "wide", width: 4000, height: 600, items: [code]))
+            .render(frame: 0))
+        let asFrame = QualityLevel.balanced.barcodeOptions(symbologies: [.qr])
+        #expect(try ZXingBarcodeDetector(options: asFrame).detect(in: picture).isEmpty)
+        let asStill = QualityLevel.balanced.barcodeOptions(symbologies: [.qr], readingStillImages: true)
+        #expect(try ZXingBarcodeDetector(options: asStill).detect(in: picture).map(\.payloadStringValue) == ["FULL SIZE"])
+
+        // The scanner reads an image file as a still.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-wide-\(UUID()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try picture.image.write(to: path)
+        final class Added: DataScannerDelegate, @unchecked Sendable {
+            let lock = NSLock()
+            var values: [String] = []
+            func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem],
+                             allItems: [RecognizedItem]) {
+                lock.withLock { values += addedItems.map(\.value) }
+            }
+        }
+        let added = Added()
+        let scanner = DataScanner(recognizedDataTypes: [.barcode(symbologies: [.qr])])
+        scanner.delegate = added
+        try scanner.startScanning(ImageSource(path: path))
+        scanner.waitUntilFinished()
+        #expect(added.lock.withLock { added.values } == ["FULL SIZE"])
     }
 
     /// zxing-cpp reports only symbols it decoded (CBridge leaves returnErrors off); OpenCV's locator finds the others.
@@ -351,6 +387,16 @@ import LiveScanScenes
         let turn = abs(remainder(edgeAngle - degrees, 180))
         #expect(turn < 3, "bounds turned by \(edgeAngle) degrees, the code by \(degrees)")
         #expect(side > truth.topLeft.distance(to: truth.topRight) * 0.8)
+    }
+
+    /// A book's EAN-13 turned 35 degrees is read with its EAN-5 add-on: the add-on's bars, a candidate of their own
+    /// past the main symbol's quiet zone, are joined to it and cut upright with it.
+    @Test(arguments: [2, 3])
+    func aTurnedEAN13IsReadWithItsAddOn(moduleSize: Int) throws {
+        let turned = try BarcodeBridgeTests.bookCode(moduleSize: moduleSize).picture.turned(by: 35)
+        let found = try Self.anyAngle().detect(in: frame(turned))
+        #expect(found.map(\.payloadStringValue) == ["978054466825652495"])
+        #expect(found.first?.symbologyIdentifier == "]E3")
     }
 
     /// The same through the C boundary itself: status, count, text, quad and the array's release.

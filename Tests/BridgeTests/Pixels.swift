@@ -1,4 +1,5 @@
 @testable import LiveScan
+import Foundation
 import LiveScanScenes
 
 /// A LiveScan frame holding a rendered picture.
@@ -20,3 +21,33 @@ func characterErrorRate(_ read: String, truth: String) -> Double {
 
 /// The text recognizer every test shares: one Tesseract start is ~0.15 s.
 let sharedTextRecognizer: TesseractTextRecognizer? = try? TesseractTextRecognizer()
+
+extension RenderedFrame {
+    /// The picture turned by `degrees` (clockwise on screen) about its centre on a white canvas large enough to
+    /// hold it, sampled bilinearly as a camera's optics would blur it.
+    func turned(by degrees: Double) -> RenderedFrame {
+        let (cosine, sine) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+        let newWidth = Int((Double(width) * abs(cosine) + Double(height) * abs(sine)).rounded(.up)) + 2
+        let newHeight = Int((Double(width) * abs(sine) + Double(height) * abs(cosine)).rounded(.up)) + 2
+        var out = [UInt8](repeating: 255, count: newWidth * newHeight * 3)
+        let (centreX, centreY) = (Double(width) / 2, Double(height) / 2)
+        let (newCentreX, newCentreY) = (Double(newWidth) / 2, Double(newHeight) / 2)
+        for y in 0..<newHeight {
+            for x in 0..<newWidth {
+                // Where this pixel comes from in the picture: turned back by the angle.
+                let (dx, dy) = (Double(x) + 0.5 - newCentreX, Double(y) + 0.5 - newCentreY)
+                let sourceX = cosine * dx + sine * dy + centreX - 0.5, sourceY = -sine * dx + cosine * dy + centreY - 0.5
+                let (x0, y0) = (Int(sourceX.rounded(.down)), Int(sourceY.rounded(.down)))
+                guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else { continue }
+                let (fx, fy) = (sourceX - Double(x0), sourceY - Double(y0))
+                for channel in 0..<3 {
+                    let at = { (px: Int, py: Int) in Double(pixels[(py * width + px) * 3 + channel]) }
+                    let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
+                    let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
+                    out[(y * newWidth + x) * 3 + channel] = UInt8((top * (1 - fy) + bottom * fy).rounded())
+                }
+            }
+        }
+        return RenderedFrame(width: newWidth, height: newHeight, pixels: out)
+    }
+}

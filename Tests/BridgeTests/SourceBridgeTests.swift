@@ -125,6 +125,79 @@ import LiveScanScenes
         #expect(image.isTruncated)
         #expect(image.width == 320)
     }
+
+    /// A phone held upright stores its sensor's landscape pixels and an Exif orientation that turns them to be
+    /// shown: a quarter clockwise (6), anticlockwise (8), or half a turn (3). Positions are the stored pixels' (as
+    /// barcode readers and labelled sets give them); the text, sideways in those pixels, is read upright.
+    @Test(arguments: [UInt8(6), 8, 3])
+    func aPhotoTurnedByItsExifOrientationIsReadUprightAndPlacedInItsStoredPixels(orientation: UInt8) throws {
+        let recognizer = try #require(sharedTextRecognizer)
+        let line = SceneItem.text("line", "Keep dry and cool", pixelHeight: 32, at: ScenePoint(x: 230, y: 50))
+        let code = SceneItem.barcode("qr", .qr, "EXIF-\(orientation)", moduleSize: 5, at: ScenePoint(x: 230, y: 210))
+        let renderer = try SceneRenderer(scene: Scene(name: "upright", width: 460, height: 300, items: [line, code]))
+        let upright = try renderer.render(frame: 0)
+        let quarter = orientation != 3
+        let (width, height) = quarter ? (upright.height, upright.width) : (upright.width, upright.height)
+        // Which upright pixel each stored one shows (Exif 2.32's orientation table), and where an upright point
+        // is in the stored pixels.
+        let shown: (Int, Int) -> (Int, Int) = switch orientation {
+        case 6: { x, y in (height - 1 - y, x) }
+        case 8: { x, y in (y, width - 1 - x) }
+        default: { x, y in (width - 1 - x, height - 1 - y) }
+        }
+        let place: (ScenePoint) -> Point = switch orientation {
+        case 6: { Point(x: $0.y, y: Double(height) - $0.x) }
+        case 8: { Point(x: Double(width) - $0.y, y: $0.x) }
+        default: { Point(x: Double(width) - $0.x, y: Double(height) - $0.y) }
+        }
+        var stored = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (u, v) = shown(x, y)
+                for channel in 0..<3 {
+                    stored[(y * width + x) * 3 + channel] = upright.pixels[(v * upright.width + u) * 3 + channel]
+                }
+            }
+        }
+        let plain = folder.appendingPathComponent("plain.jpg").path
+        try FrameImage(pixels: stored, width: width, height: height, channels: 3).write(to: plain)
+        let turned = folder.appendingPathComponent("turned.jpg").path
+        try Self.withExifOrientation(orientation, jpeg: Data(contentsOf: URL(fileURLWithPath: plain)))
+            .write(to: URL(fileURLWithPath: turned))
+        // Where the upright picture's corners are in the stored pixels.
+        let toStored = { (quad: SceneQuad) -> Bounds in
+            let corners = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft].map(place)
+            return Bounds(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        }
+
+        let photo = Frame(image: try FrameImage(contentsOf: turned), index: 0, time: 0)
+        #expect(photo.width == width && photo.height == height)
+        let codes = try ZXingBarcodeDetector().detect(in: photo)
+        #expect(codes.map(\.payloadStringValue) == ["EXIF-\(orientation)"])
+        let codeTruth = toStored(renderer.bounds(of: code, frame: 0))
+        #expect(try #require(codes.first).bounds.intersectionOverUnion(codeTruth) > 0.7)
+        let text = try recognizer.recognize(in: photo, excluding: codes.map(\.bounds))
+        #expect(text.count == 1)
+        let read = try #require(text.first?.transcript)
+        #expect(characterErrorRate(read, truth: "Keep dry and cool") < 0.1, "read \(read)")  // JPEG's ringing aside
+        let textTruth = toStored(renderer.bounds(of: line, frame: 0))
+        #expect(try #require(text.first).bounds.intersectionOverUnion(textTruth) > 0.5, "\(text)")
+        // The same stored pixels without the orientation: the line is sideways or upside down; nothing reads it.
+        let sideways = Frame(image: try FrameImage(contentsOf: plain), index: 0, time: 0)
+        #expect(try recognizer.recognize(in: sideways, excluding: codes.map(\.bounds)).isEmpty)
+    }
+
+    /// `jpeg` with an Exif block (APP1: a little-endian TIFF header, IFD0 holding only Orientation) after its
+    /// start marker, as cameras write it.
+    static func withExifOrientation(_ orientation: UInt8, jpeg: Data) -> Data {
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // "II", 42, IFD0 at 8
+                             0x01, 0x00,  // one entry
+                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, orientation, 0x00, 0x00, 0x00,
+                             0x00, 0x00, 0x00, 0x00]  // no next IFD
+        let body = Array("Exif".utf8) + [0, 0] + tiff
+        let length = body.count + 2
+        return jpeg.prefix(2) + Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body) + jpeg.dropFirst(2)
+    }
 }
 
 extension RenderedFrame {

@@ -23,6 +23,7 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
         raw.try_harder = options.tryHarder ? 1 : 0
         raw.try_rotate = options.tryRotate ? 1 : 0
         raw.max_dimension = Int32(options.maxDimension)
+        raw.try_downscale = options.triesDownscaled ? 1 : 0
         raw.try_inverted = options.triesInverted ? 1 : 0
         raw.try_any_angle = options.readsAnyAngle ? 1 : 0
         var barcodes: UnsafeMutablePointer<CB_Barcode>?

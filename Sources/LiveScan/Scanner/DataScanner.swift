@@ -144,7 +144,7 @@ public final class DataScanner: @unchecked Sendable {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
             }
             if !enginesInjected {
-                try makeEngines()
+                try makeEngines(readingStillImages: !source.isLive && !source.isVideo)
             }
             running = true
             stopRequested = false
@@ -215,7 +215,7 @@ public final class DataScanner: @unchecked Sendable {
 
     // MARK: - Worker
 
-    private func makeEngines() throws {
+    private func makeEngines(readingStillImages: Bool) throws {
         var symbologies = Set<Symbology>(), wantsBarcodes = false
         var languages: [String] = [], wantsText = false
         for type in recognizedDataTypes {
@@ -229,7 +229,8 @@ public final class DataScanner: @unchecked Sendable {
             }
         }
         if wantsBarcodes {
-            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(symbologies: symbologies))
+            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(
+                symbologies: symbologies, readingStillImages: readingStillImages))
             qrLocator = isGuidanceEnabled && symbologies.contains(.qr) ? OpenCVQRLocator() : nil
             barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
