@@ -5,6 +5,8 @@
 
 #include <ZXing/ReadBarcode.h>
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace cbridge {
@@ -39,6 +41,15 @@ ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, 
 /// The CB_Format flag a result is reported as, CB_FORMAT_NONE for a format LiveScan does not ask for.
 int formatFlag(const ZXing::Barcode &result);
 ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &options);
+/// An EAN-13 or UPC-A that `result` read without an add-on, read again with the add-on required, in the part of
+/// `gray` where an add-on beside it would be (`wholeImage`: all of `gray`, a cut of the code). zxing-cpp's
+/// EanAddOnSymbol::Read takes the first row on which the main symbol decodes; an add-on (shorter bars, its own
+/// quiet zone) may decode only on other rows, which Require goes on to scan. Returns the new read and the offset
+/// of its position in `gray`, or nothing when no add-on with the same main digits is there.
+std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
+                                                                 const ZXing::ReaderOptions &options, bool wholeImage);
+/// A result's corners moved by `offset`, then times `scale`.
+CB_Quad quadOf(const ZXing::Position &position, cv::Point2f offset, double scale);
 
 /// Linear codes of the `wanted` CB_Format flags at any angle (TurnedLinear.cpp): candidates found by the coherence
 /// of their gradients, each cut out upright and read by zxing-cpp; one whose centre holds a code `barcodes`

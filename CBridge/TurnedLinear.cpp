@@ -304,17 +304,17 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         cv::Mat upright;
         cv::warpAffine(gray, upright, cv::Mat(toRead), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
                        cv::BORDER_REPLICATE);
-        for (const auto &result : readBarcodes(upright, options)) {
+        for (auto result : readBarcodes(upright, options)) {
             if (!result.isValid() || (formatFlag(result) & formats) == 0 ||
                 ((formatFlag(result) & unconfirmedFormats) != 0 && !readsOnBothHalves(upright, result, options))) {
                 continue;
             }
-            CB_Quad quad{};
-            const auto &position = result.position();
-            const ZXing::PointI corners[4] = {position.topLeft(), position.topRight(), position.bottomRight(),
-                                              position.bottomLeft()};
+            if (auto withAddOn = readAddOn(upright, result, options, true)) {
+                result = std::move(withAddOn->first);
+            }
+            CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
             for (int corner = 0; corner < 4; ++corner) {
-                const cv::Point2d point = toRead * cv::Vec3d(corners[corner].x, corners[corner].y, 1);
+                const cv::Point2d point = toRead * cv::Vec3d(quad.x[corner], quad.y[corner], 1);
                 quad.x[corner] = static_cast<float>(point.x * scale);
                 quad.y[corner] = static_cast<float>(point.y * scale);
             }

@@ -158,10 +158,26 @@ import LiveScanScenes
         #expect((found.first?.bounds.corners.map(\.x).max() ?? 0) > Double(addOnStart))
     }
 
+    /// An add-on whose bars are the lower third of the main ones, as printed under its digits: zxing-cpp reads the
+    /// code twice, alone on the rows that miss the add-on and with it on those that cross it. It is one code, with
+    /// its add-on (`dropPartialReads`, CBridge's BarHeight.cpp).
+    @Test func anAddOnShorterThanTheMainBarsIsReadWithIt() throws {
+        let (picture, _) = try Self.bookCode(moduleSize: 3, addOnHeight: 0.35)
+        let found = try ZXingBarcodeDetector().detect(in: frame(picture))
+        #expect(found.map(\.payloadStringValue) == ["978054466825652495"])
+        // The code alone, the add-on cut off: no add-on is made up.
+        let cropped = RenderedFrame(width: picture.width, height: picture.height,
+                                    pixels: picture.pixels.enumerated().map { index, value in
+                                        (index / 3) % picture.width > picture.width - 80 ? 255 : value
+                                    })
+        #expect(try ZXingBarcodeDetector().detect(in: frame(cropped)).map(\.payloadStringValue) == ["9780544668256"])
+    }
+
     /// A book's EAN-13 with its EAN-5 add-on (52495: USD 24.95), and the column where the add-on starts. zxing-cpp's
     /// writer cannot write add-ons: its bars are drawn here, 9 modules after the main symbol's last bar (the
-    /// standard asks for 7 to 12), as tall as the main bars.
-    static func bookCode(moduleSize: Int) throws -> (picture: RenderedFrame, addOnStart: Int) {
+    /// standard asks for 7 to 12), as tall as the main bars or, as printed under the add-on's digits, only their
+    /// lower `addOnHeight` share.
+    static func bookCode(moduleSize: Int, addOnHeight: Double = 1) throws -> (picture: RenderedFrame, addOnStart: Int) {
         let still = try SceneRenderer.still(symbology: .ean13, payload: "9780544668256", moduleSize: Double(moduleSize),
                                             barHeight: 30 * Double(moduleSize), margin: 0)
         // A wider picture: the EAN-13 still (quiet zones included) on the left, the add-on right of it.
@@ -176,8 +192,9 @@ import LiveScanScenes
         }
         let box = still.bounds.boundingBox
         let start = Int(box.maxX.rounded()) + 9 * moduleSize
+        let addOnTop = box.maxY - (box.maxY - box.minY) * addOnHeight
         for (index, isBar) in addOn.enumerated() where isBar {
-            for y in Int(box.minY.rounded())..<Int(box.maxY.rounded()) {
+            for y in Int(addOnTop.rounded())..<Int(box.maxY.rounded()) {
                 for x in (start + index * moduleSize)..<(start + (index + 1) * moduleSize) {
                     for channel in 0..<3 {
                         pixels[(y * width + x) * 3 + channel] = 20

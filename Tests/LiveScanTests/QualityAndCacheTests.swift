@@ -99,13 +99,14 @@ import Testing
         #expect([fast.maxDimension, balanced.maxDimension, accurate.maxDimension] == [Int]([1280, 1920, 0]))
         #expect(QualityLevel.allCases.map(\.usesQRLocator) == [false, false, true])
         #expect([fast, balanced, accurate].allSatisfy { !$0.triesDownscaled })
-        // A still image has no frame budget: from balanced up, full size and zxing-cpp's downscaled passes too.
+        // A still image has no frame budget: from balanced up, full size, zxing-cpp's downscaled passes and the
+        // inverted read too.
         let stills = QualityLevel.allCases.map { $0.barcodeOptions(symbologies: codes, readingStillImages: true) }
         #expect(stills.map(\.maxDimension) == [Int]([1280, 0, 0]))
         #expect(stills.map(\.triesDownscaled) == [false, true, true])
+        #expect(stills.map(\.triesInverted) == [false, true, true])
         #expect(zip(stills, [fast, balanced, accurate]).allSatisfy { still, frame in
             still.tryHarder == frame.tryHarder && still.readsAnyAngle == frame.readsAnyAngle
-                && still.triesInverted == frame.triesInverted
         })
 
         let text = QualityLevel.allCases.map { $0.textOptions(languages: ["eng"]) }

@@ -23,13 +23,15 @@ public enum QualityLevel: String, Sendable, CaseIterable {
 
     /// The zxing-cpp knobs of this level, for the given symbologies. A still image is read once, with no frame
     /// budget to keep: from `balanced` up it is read at its full size (a 12-megapixel photo of 60 small QR codes
-    /// read 49 of them at 1920 px, 60 at full size) and also through zxing-cpp's downscaled passes (a QR code
-    /// photographed on a monitor reads only there, its moire smoothed out).
+    /// read 49 of them at 1920 px, 60 at full size), also through zxing-cpp's downscaled passes (a QR code
+    /// photographed on a monitor reads only there, its moire smoothed out) and inverted (light-on-dark codes:
+    /// screens in dark mode, etched metal).
     public func barcodeOptions(symbologies: Set<Symbology>, readingStillImages: Bool = false) -> BarcodeDetectorOptions {
         var options = frameOptions(symbologies: symbologies)
         if readingStillImages && self != .fast {
             options.maxDimension = 0
             options.triesDownscaled = true
+            options.triesInverted = true
         }
         return options
     }
