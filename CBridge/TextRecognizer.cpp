@@ -107,6 +107,12 @@ extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages
     CB_CATCH
 }
 
+// libgomp's, there when Tesseract was built with OpenMP (Debian's is) and so loaded with it; weak, so that
+// CBridge links without naming libgomp itself.
+extern "C" int omp_get_thread_limit(void) __attribute__((weak));
+
+extern "C" int CB_OCR_thread_limit(void) { return omp_get_thread_limit != nullptr ? omp_get_thread_limit() : 1; }
+
 extern "C" void CB_OCR_delete(CB_OCR *ocr) {
     if (ocr != nullptr) {
         ocr->api.End();

@@ -269,6 +269,13 @@ typedef struct CB_TextLine {
 CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr);
 void CB_OCR_delete(CB_OCR *ocr);
 
+/**
+ * The most threads Tesseract's OpenMP runtime gives one parallel region: OMP_THREAD_LIMIT as the runtime read it
+ * when the process started (INT_MAX when unset), 1 when Tesseract runs without OpenMP. Setting the variable
+ * later changes nothing, which is why LiveScan cannot set it for the app.
+ */
+int CB_OCR_thread_limit(void);
+
 /** Page segmentation modes used by LiveScan (Tesseract's PSM values). */
 typedef enum CB_PageSegmentation {
     CB_PSM_AUTO = 3,        /* a page: Tesseract's own layout analysis */

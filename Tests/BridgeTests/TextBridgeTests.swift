@@ -70,6 +70,18 @@ import LiveScanScenes
         }
     }
 
+    /// The limit is the OpenMP runtime's own, read when the process started: `make test` starts it with
+    /// OMP_THREAD_LIMIT=1, and then no advice is due; without the variable the runtime has no limit.
+    @Test func theOpenMPLimitIsTheRuntimes() {
+        let limit = TesseractTextRecognizer.openMPThreadLimit
+        if let set = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"].flatMap({ Int($0) }) {
+            #expect(limit == set)
+        } else {
+            #expect(limit == Int(Int32.max))
+        }
+        #expect((TesseractTextRecognizer.openMPAdvice == nil) == (limit == 1 || ProcessInfo.processInfo.activeProcessorCount == 1))
+    }
+
     @Test func blankFrameHasNoText() throws {
         let recognizer = try #require(sharedTextRecognizer)
         let white = try FrameImage(pixels: [UInt8](repeating: 255, count: 320 * 240), width: 320, height: 240,

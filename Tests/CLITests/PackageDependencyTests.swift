@@ -29,6 +29,17 @@ import Testing
             """.write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try """
             import LiveScan
+
+            // The README's delegate, as an app writes it: a stateless final class is Sendable as it stands.
+            final class Printer: DataScannerDelegate {
+                func dataScanner(_ scanner: DataScanner, didAdd items: [RecognizedItem], allItems: [RecognizedItem]) {
+                    for case let .barcode(code) in items { print(code.symbology, code.payloadStringValue ?? "") }
+                }
+            }
+            let scanner = DataScanner(recognizedDataTypes: [.barcode(), .text(textContentType: .URL)],
+                                      recognizesMultipleItems: true)
+            let printer = Printer()
+            scanner.delegate = printer
             print(Symbology(name: "dataMatrix")!.rawValue, DataScanner.isSupported)
             """.write(to: app.appendingPathComponent("Sources/app/main.swift"), atomically: true, encoding: .utf8)
         let build = try Shell.run("cd \"$0\" && swift build -q 2>&1 && ./.build/debug/app", arguments: [app.path])

@@ -242,9 +242,9 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
 
 @Suite struct TextContentTypeTests {
     @Test func contentTypesRecogniseTheirKind() {
-        #expect(TextContentType.url.matches("see https://livescan.example/docs"))
-        #expect(TextContentType.url.matches("www.example.com"))
-        #expect(!TextContentType.url.matches("Aisle 7 Shelf B"))
+        #expect(TextContentType.URL.matches("see https://livescan.example/docs"))
+        #expect(TextContentType.URL.matches("www.example.com"))
+        #expect(!TextContentType.URL.matches("Aisle 7 Shelf B"))
         #expect(TextContentType.emailAddress.matches("mail ops@example.org today"))
         #expect(!TextContentType.emailAddress.matches("ops at example"))
         #expect(TextContentType.telephoneNumber.matches("Call +49 30 1234567"))
@@ -256,6 +256,16 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
         #expect(TextContentType.shipmentTrackingNumber.matches("1Z999AA10123456784"))
         #expect(TextContentType.shipmentTrackingNumber.matches("RA123456789DE"))
         #expect(!TextContentType.shipmentTrackingNumber.matches("Order 4711"))
+        #expect(TextContentType.flightNumber.matches("Boarding LH 400 gate B12"))
+        #expect(TextContentType.flightNumber.matches("U28123 to Berlin"))
+        #expect(!TextContentType.flightNumber.matches("Keep dry and cool"))
+        #expect(TextContentType.fullStreetAddress.matches("221B Baker Street, London"))
+        #expect(TextContentType.fullStreetAddress.matches("1600 Pennsylvania Ave NW"))
+        #expect(TextContentType.fullStreetAddress.matches("Hauptstraße 5, Berlin"))
+        #expect(!TextContentType.fullStreetAddress.matches("Aisle 7 Shelf B"))
+        // VisionKit's case names; the raw values the event log and options use are LiveScan's.
+        #expect(TextContentType.URL.rawValue == "url")
+        #expect(TextContentType.allCases.count == 8)
     }
 
     @Test func settledLinesAreNotReadEveryFrame() throws {

@@ -22,7 +22,29 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         }
         self.options = options
         idleEngines.append(try TesseractEngine(options: options))
+        Self.adviseOnOpenMPOnce
     }
+
+    /// The most threads Tesseract's OpenMP runtime uses at once: `OMP_THREAD_LIMIT` as it was when the process
+    /// started (the runtime reads it only then), `Int(Int32.max)` when unset, 1 without OpenMP.
+    public static var openMPThreadLimit: Int { Int(CB_OCR_thread_limit()) }
+
+    /// What to do about OpenMP on this machine, or nil when nothing is needed: Debian's Tesseract runs every line
+    /// on as many OpenMP threads as there are cores, whose spinning makes it about 9 times slower on 2 cores.
+    /// LiveScan cannot change the limit once the process runs (and would not change process-wide state for the
+    /// app); the process has to start with `OMP_THREAD_LIMIT=1`, as the `livescan` command restarts itself.
+    public static var openMPAdvice: String? {
+        guard openMPThreadLimit > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
+        return "LiveScan: Tesseract's OpenMP is not limited to one thread, so text is read about 9x slower on this "
+            + "\(ProcessInfo.processInfo.activeProcessorCount)-core machine: start the process with OMP_THREAD_LIMIT=1"
+    }
+
+    /// Says `openMPAdvice` on standard error, once a process, when the first recognizer starts.
+    private static let adviseOnOpenMPOnce: Void = {
+        if let advice = openMPAdvice {
+            FileHandle.standardError.write(Data((advice + "\n").utf8))
+        }
+    }()
 
     /// Reads `region` with Tesseract in single-line mode (PSM 7), the crop scaled to `cropHeight`.
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {

@@ -1,6 +1,9 @@
 /// Receives what a `DataScanner` recognizes, as VisionKit's `DataScannerViewControllerDelegate`.
-/// Every call comes on the scanner's own worker thread, in frame order. All methods have empty defaults.
-public protocol DataScannerDelegate: AnyObject {
+/// Every call comes on the scanner's own worker thread, in frame order, never on the thread that set the
+/// delegate: hence `Sendable`, so the compiler checks that what the delegate holds may be touched from there
+/// (VisionKit's calls come on the main actor, which Linux apps without a run loop do not have). Hand work to
+/// another thread or actor from inside a call as the app needs. All methods have empty defaults.
+public protocol DataScannerDelegate: AnyObject, Sendable {
     /// Items that appeared; `allItems` is every current item in reading order.
     func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem], allItems: [RecognizedItem])
     /// Items that moved beyond the update distance or whose value changed.
