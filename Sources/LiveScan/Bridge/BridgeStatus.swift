@@ -12,7 +12,22 @@ func check(_ status: CB_Status, _ failure: (String) -> ScanError) throws {
     }
 }
 
+extension CB_Quad {
+    init(_ bounds: Bounds) {
+        let corners = bounds.corners
+        self.init(x: (Float(corners[0].x), Float(corners[1].x), Float(corners[2].x), Float(corners[3].x)),
+                  y: (Float(corners[0].y), Float(corners[1].y), Float(corners[2].y), Float(corners[3].y)))
+    }
+}
+
 extension Bounds {
+    /// The shorter of the quad's mean width and mean height.
+    var shortSide: Double {
+        let width = (topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2
+        let height = (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2
+        return min(width, height)
+    }
+
     init(_ quad: CB_Quad) {
         let xs = [quad.x.0, quad.x.1, quad.x.2, quad.x.3].map(Double.init)
         let ys = [quad.y.0, quad.y.1, quad.y.2, quad.y.3].map(Double.init)

@@ -144,7 +144,7 @@ public final class DataScanner: @unchecked Sendable {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
             }
             if !enginesInjected {
-                try makeEngines()
+                try makeEngines(stillImages: !source.isVideo && !source.isLive)
             }
             running = true
             stopRequested = false
@@ -215,7 +215,8 @@ public final class DataScanner: @unchecked Sendable {
 
     // MARK: - Worker
 
-    private func makeEngines() throws {
+    /// `stillImages`: the source is an image or a folder of them (neither video nor live), read once each.
+    private func makeEngines(stillImages: Bool) throws {
         var symbologies = Set<Symbology>(), wantsBarcodes = false
         var languages: [String] = [], wantsText = false
         for type in recognizedDataTypes {
@@ -237,7 +238,8 @@ public final class DataScanner: @unchecked Sendable {
         }
         if wantsText {
             textRecognizer = try TesseractTextRecognizer(
-                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages))
+                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages,
+                                                  stillImages: stillImages))
         }
     }
 
