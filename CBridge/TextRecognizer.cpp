@@ -55,10 +55,11 @@ struct LineList {
 };
 
 /// Reads `gray` with Tesseract in `mode` into a new line array; `toImage` maps a box of `gray`'s pixels
-/// (left, top, right, bottom) to a quad in the caller's image.
+/// (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is the one around
+/// its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
 template <typename ToImage>
 CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mode, const ToImage &toImage,
-                        CB_TextLine **out_lines, size_t *out_count) {
+                        bool lineAroundWords, CB_TextLine **out_lines, size_t *out_count) {
     api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
     api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step));
     if (api.Recognize(nullptr) != 0) {
@@ -90,6 +91,7 @@ CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mo
     }
     // Words in a second pass, each given to the line whose box holds its centre.
     std::unique_ptr<tesseract::ResultIterator> words(api.GetIterator());
+    std::vector<cv::Rect> wordBoxes(collected.lines.size());
     if (words && !collected.lines.empty()) {
         do {
             std::unique_ptr<char[]> text(words->GetUTF8Text(tesseract::RIL_WORD));
@@ -106,12 +108,22 @@ CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mo
                     const float confidence = words->Confidence(tesseract::RIL_WORD);
                     collected.words[index].push_back(CB_TextWord{nullptr, confidence, toImage(left, top, right, bottom)});
                     collected.words[index].back().text = cbridge::copyString(word);
+                    const cv::Rect wordBox(left, top, right - left, bottom - top);
+                    wordBoxes[index] = wordBoxes[index].empty() ? wordBox : (wordBoxes[index] | wordBox);
                     break;
                 }
             }
         } while (words->Next(tesseract::RIL_WORD));
     }
     api.Clear();
+    if (lineAroundWords) {
+        for (size_t index = 0; index < collected.lines.size(); ++index) {
+            const cv::Rect &box = wordBoxes[index];
+            if (!box.empty()) {
+                collected.lines[index].quad = toImage(box.x, box.y, box.x + box.width, box.y + box.height);
+            }
+        }
+    }
 
     if (collected.lines.empty()) {
         return CB_OK;
@@ -220,7 +232,7 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
     const auto toImage = [&](int left, int top, int right, int bottom) {
         return quadOf(left, top, right, bottom, scale, area.x, area.y);
     };
-    return recognizeGray(ocr->api, gray, mode, toImage, out_lines, out_count);
+    return recognizeGray(ocr->api, gray, mode, toImage, false, out_lines, out_count);
     CB_CATCH
 }
 
@@ -279,7 +291,7 @@ extern "C" CB_Status CB_OCR_recognize_quad(CB_OCR *ocr, const CB_Image *image, c
         }
         return result;
     };
-    return recognizeGray(ocr->api, crop, CB_PSM_SINGLE_LINE, mapBack, out_lines, out_count);
+    return recognizeGray(ocr->api, crop, CB_PSM_SINGLE_LINE, mapBack, true, out_lines, out_count);
     CB_CATCH
 }
 
