@@ -54,9 +54,9 @@ struct LineList {
     }
 };
 
-/// Reads `gray` (8-bit grey, or RGB) with Tesseract in `mode` into a new line array; `toImage` maps a box of `gray`'s pixels
-/// (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is the one around
-/// its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
+/// Reads `gray` (8-bit grey, or RGB) with Tesseract in `mode` into a new line array; `toImage` maps a box of
+/// `gray`'s pixels (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is
+/// the one around its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
 template <typename ToImage>
 CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mode, const ToImage &toImage,
                         bool lineAroundWords, CB_TextLine **out_lines, size_t *out_count) {
@@ -106,7 +106,8 @@ CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mo
                 if (centreX >= box.x && centreX <= box.x + box.width && centreY >= box.y &&
                     centreY <= box.y + box.height) {
                     const float confidence = words->Confidence(tesseract::RIL_WORD);
-                    collected.words[index].push_back(CB_TextWord{nullptr, confidence, toImage(left, top, right, bottom)});
+                    collected.words[index].push_back(
+                        CB_TextWord{nullptr, confidence, toImage(left, top, right, bottom)});
                     collected.words[index].back().text = cbridge::copyString(word);
                     const cv::Rect wordBox(left, top, right - left, bottom - top);
                     wordBoxes[index] = wordBoxes[index].empty() ? wordBox : (wordBoxes[index] | wordBox);

@@ -193,7 +193,8 @@ struct Run {
         var receipt = try Run()
         let items = (0..<3).map { line("item \($0)", x: 0, y: 50 * Double($0)) }
         let prices = (0..<3).map { index in
-            Observation.text("\(index).00", confidence: 0.9, bounds: Bounds(x: 600, y: 50 * Double(index), width: 100, height: 40))
+            Observation.text("\(index).00", confidence: 0.9,
+                             bounds: Bounds(x: 600, y: 50 * Double(index), width: 100, height: 40))
         }
         receipt.feed((0..<5).map { _ in prices + items })
         #expect(receipt.tracker.items.map(\.value) == ["item 0", "0.00", "item 1", "1.00", "item 2", "2.00"])

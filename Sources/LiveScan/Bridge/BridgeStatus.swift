@@ -46,7 +46,8 @@ extension Bounds {
         }
         let (newTopLeft, newTopRight) = toward(topLeft, topRight)
         let (newBottomLeft, newBottomRight) = toward(bottomLeft, bottomRight)
-        return Bounds(topLeft: newTopLeft, topRight: newTopRight, bottomRight: newBottomRight, bottomLeft: newBottomLeft)
+        return Bounds(topLeft: newTopLeft, topRight: newTopRight, bottomRight: newBottomRight,
+                      bottomLeft: newBottomLeft)
     }
 
     init(_ quad: CB_Quad) {

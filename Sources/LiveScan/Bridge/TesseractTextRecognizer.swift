@@ -52,7 +52,8 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     /// detector, its oriented boxes (those under `minimumTextHeight` left out).
     public func lineRegions(in frame: Frame) throws -> [Bounds] {
         if let detector {
-            return try detector.detect(in: frame).map(\.bounds).filter { $0.shortSide >= Double(options.minimumTextHeight) }
+            return try detector.detect(in: frame).map(\.bounds)
+                .filter { $0.shortSide >= Double(options.minimumTextHeight) }
         }
         var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
