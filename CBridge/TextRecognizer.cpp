@@ -100,7 +100,7 @@ CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mo
             if (word.empty() || !words->BoundingBox(tesseract::RIL_WORD, &left, &top, &right, &bottom)) {
                 continue;
             }
-            const int centreX = (left + right) / 2, centreY = (top + bottom) / 2;
+            const double centreX = (left + right) / 2.0, centreY = (top + bottom) / 2.0;
             for (size_t index = 0; index < collected.lines.size(); ++index) {
                 const cv::Rect &box = lineBoxes[index];
                 if (centreX >= box.x && centreX <= box.x + box.width && centreY >= box.y &&
