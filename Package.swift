@@ -4,7 +4,9 @@ import PackageDescription
 // OpenCV is linked module by module: `pkg-config --libs opencv4` names all 55 modules, and loading
 // them costs 0.35-0.65 s at every process start. Its headers' folder comes through `COpenCV`
 // (`livescan-opencv.pc`, written by scripts/setup.sh): no unsafe flags, so LiveScan can be a versioned dependency.
-let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect"]
+let openCVModules = [
+    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect", "opencv_dnn",
+]
 // FFmpeg 5.1 decodes video files and streams for CBridge's MediaDecoder; its headers are in
 // /usr/include/x86_64-linux-gnu, which the compiler searches by default.
 let ffmpegLibraries = ["avformat", "avcodec", "avutil", "swscale"]

@@ -56,6 +56,8 @@ struct Orientation {
     bool isUpright() const { return exif == 1; }
     /// The stored picture turned upright.
     cv::Mat upright(const cv::Mat &stored) const;
+    /// A point of the upright picture in the stored picture of size `stored`.
+    cv::Point2f toStored(cv::Point2f point, cv::Size stored) const;
     /// A rectangle of the upright picture in the stored picture of size `stored`, and back.
     cv::Rect2f toStored(const cv::Rect2f &rect, cv::Size stored) const;
     cv::Rect2f toUpright(const cv::Rect2f &rect, cv::Size stored) const;

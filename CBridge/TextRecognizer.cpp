@@ -4,7 +4,9 @@
 #include <tesseract/baseapi.h>
 #include <tesseract/resultiterator.h>
 
+#include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -61,6 +63,102 @@ struct LineList {
             for (auto &word : lineWords) std::free(word.text);
     }
 };
+
+/// Reads `gray` (8-bit grey, or RGB) with Tesseract in `mode` into a new line array; `toImage` maps a box of
+/// `gray`'s pixels (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is
+/// the one around its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
+template <typename ToImage>
+CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mode, const ToImage &toImage,
+                        bool lineAroundWords, CB_TextLine **out_lines, size_t *out_count) {
+    api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
+    api.SetImage(gray.data, gray.cols, gray.rows, gray.channels(), static_cast<int>(gray.step));
+    if (api.Recognize(nullptr) != 0) {
+        return cbridge::fail(CB_ENGINE_FAILED, "Tesseract could not recognise the image");
+    }
+    LineList collected;
+    // Line boxes in `gray`'s pixels, to give each word to its line.
+    std::vector<cv::Rect> lineBoxes;
+    std::unique_ptr<tesseract::ResultIterator> lines(api.GetIterator());
+    if (lines) {
+        do {
+            if (lines->Empty(tesseract::RIL_TEXTLINE)) {
+                continue;
+            }
+            std::unique_ptr<char[]> text(lines->GetUTF8Text(tesseract::RIL_TEXTLINE));
+            const std::string line = trimmed(text.get());
+            int left, top, right, bottom;
+            if (line.empty() || !lines->BoundingBox(tesseract::RIL_TEXTLINE, &left, &top, &right, &bottom)) {
+                continue;
+            }
+            CB_TextLine entry{};
+            entry.confidence = lines->Confidence(tesseract::RIL_TEXTLINE);
+            entry.quad = toImage(left, top, right, bottom);
+            lineBoxes.emplace_back(left, top, right - left, bottom - top);
+            collected.lines.push_back(entry);
+            collected.words.emplace_back();
+            collected.lines.back().text = cbridge::copyString(line);
+        } while (lines->Next(tesseract::RIL_TEXTLINE));
+    }
+    // Words in a second pass, each given to the line whose box holds its centre.
+    std::unique_ptr<tesseract::ResultIterator> words(api.GetIterator());
+    std::vector<cv::Rect> wordBoxes(collected.lines.size());
+    if (words && !collected.lines.empty()) {
+        do {
+            std::unique_ptr<char[]> text(words->GetUTF8Text(tesseract::RIL_WORD));
+            const std::string word = trimmed(text.get());
+            int left, top, right, bottom;
+            if (word.empty() || !words->BoundingBox(tesseract::RIL_WORD, &left, &top, &right, &bottom)) {
+                continue;
+            }
+            const double centreX = (left + right) / 2.0, centreY = (top + bottom) / 2.0;
+            for (size_t index = 0; index < collected.lines.size(); ++index) {
+                const cv::Rect &box = lineBoxes[index];
+                if (centreX >= box.x && centreX <= box.x + box.width && centreY >= box.y &&
+                    centreY <= box.y + box.height) {
+                    const float confidence = words->Confidence(tesseract::RIL_WORD);
+                    collected.words[index].push_back(
+                        CB_TextWord{nullptr, confidence, toImage(left, top, right, bottom)});
+                    collected.words[index].back().text = cbridge::copyString(word);
+                    const cv::Rect wordBox(left, top, right - left, bottom - top);
+                    wordBoxes[index] = wordBoxes[index].empty() ? wordBox : (wordBoxes[index] | wordBox);
+                    break;
+                }
+            }
+        } while (words->Next(tesseract::RIL_WORD));
+    }
+    api.Clear();
+    if (lineAroundWords) {
+        for (size_t index = 0; index < collected.lines.size(); ++index) {
+            const cv::Rect &box = wordBoxes[index];
+            if (!box.empty()) {
+                collected.lines[index].quad = toImage(box.x, box.y, box.x + box.width, box.y + box.height);
+            }
+        }
+    }
+
+    if (collected.lines.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_TextLine *>(std::calloc(collected.lines.size(), sizeof(CB_TextLine)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    for (size_t index = 0; index < collected.lines.size(); ++index) {
+        auto &lineWords = collected.words[index];
+        array[index] = collected.lines[index];
+        array[index].words = static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1),
+                                                                    sizeof(CB_TextWord)));
+        if (array[index].words == nullptr) {
+            CB_TextLines_free(array, index);
+            throw std::bad_alloc();
+        }
+        std::copy(lineWords.begin(), lineWords.end(), array[index].words);
+        array[index].word_count = lineWords.size();
+        collected.lines[index].text = nullptr;  // now owned by the array
+        lineWords.clear();
+    }
+    *out_lines = array;
+    *out_count = collected.lines.size();
+    return CB_OK;
+}
 
 }  // namespace
 
@@ -154,90 +252,78 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
     if (scale != 1) {
         gray = cbridge::resized(gray, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
     }
-    auto &api = ocr->api;
-    api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
-    api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step));
-    if (api.Recognize(nullptr) != 0) {
-        return cbridge::fail(CB_ENGINE_FAILED, "Tesseract could not recognise the image");
-    }
-    LineList collected;
-    std::unique_ptr<tesseract::ResultIterator> lines(api.GetIterator());
-    if (lines) {
-        do {
-            if (lines->Empty(tesseract::RIL_TEXTLINE)) {
-                continue;
-            }
-            std::unique_ptr<char[]> text(lines->GetUTF8Text(tesseract::RIL_TEXTLINE));
-            const std::string line = trimmed(text.get());
-            int left, top, right, bottom;
-            if (line.empty() || !lines->BoundingBox(tesseract::RIL_TEXTLINE, &left, &top, &right, &bottom)) {
-                continue;
-            }
-            CB_TextLine entry{};
-            entry.confidence = lines->Confidence(tesseract::RIL_TEXTLINE);
-            entry.quad = quadOf(left, top, right, bottom, scale, area.x, area.y);
-            collected.lines.push_back(entry);
-            collected.words.emplace_back();
-            collected.lines.back().text = cbridge::copyString(line);
-        } while (lines->Next(tesseract::RIL_TEXTLINE));
-    }
-    // Words in a second pass, each given to the line whose box holds its centre.
-    std::unique_ptr<tesseract::ResultIterator> words(api.GetIterator());
-    if (words && !collected.lines.empty()) {
-        do {
-            std::unique_ptr<char[]> text(words->GetUTF8Text(tesseract::RIL_WORD));
-            const std::string word = trimmed(text.get());
-            int left, top, right, bottom;
-            if (word.empty() || !words->BoundingBox(tesseract::RIL_WORD, &left, &top, &right, &bottom)) {
-                continue;
-            }
-            const CB_Quad quad = quadOf(left, top, right, bottom, scale, area.x, area.y);
-            const float centreX = (quad.x[0] + quad.x[2]) / 2, centreY = (quad.y[0] + quad.y[2]) / 2;
-            for (size_t index = 0; index < collected.lines.size(); ++index) {
-                const CB_Quad &box = collected.lines[index].quad;
-                if (centreX >= box.x[0] && centreX <= box.x[2] && centreY >= box.y[0] && centreY <= box.y[2]) {
-                    const float confidence = words->Confidence(tesseract::RIL_WORD);
-                    collected.words[index].push_back(CB_TextWord{nullptr, confidence, quad});
-                    collected.words[index].back().text = cbridge::copyString(word);
-                    break;
-                }
-            }
-        } while (words->Next(tesseract::RIL_WORD));
-    }
-    api.Clear();
+    const auto toImage = [&](int left, int top, int right, int bottom) {
+        const CB_Quad quad = quadOf(left, top, right, bottom, scale, area.x, area.y);
+        if (orientation.isUpright()) {
+            return quad;
+        }
+        const cv::Rect2f box(quad.x[0], quad.y[0], quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
+        return quadOf(orientation.toStored(box, stored));
+    };
+    return recognizeGray(ocr->api, gray, mode, toImage, false, out_lines, out_count);
+    CB_CATCH
+}
 
-    if (collected.lines.empty()) {
+extern "C" CB_Status CB_OCR_recognize_quad(CB_OCR *ocr, const CB_Image *image, const CB_Quad *quad, float height,
+                                           CB_TextLine **out_lines, size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(ocr != nullptr && image != nullptr && quad != nullptr && out_lines != nullptr && out_count != nullptr,
+               "CB_OCR_recognize_quad: NULL argument");
+    CB_REQUIRE(height == 0 || (height >= 8 && height <= 400), "CB_OCR_recognize_quad: height must be 0 or 8...400");
+    *out_lines = nullptr;
+    *out_count = 0;
+    std::array<cv::Point2f, 4> corners;
+    for (int corner = 0; corner < 4; ++corner) {
+        CB_REQUIRE(std::isfinite(quad->x[corner]) && std::isfinite(quad->y[corner]),
+                   "CB_OCR_recognize_quad: a corner is not a finite number");
+        corners[corner] = {quad->x[corner], quad->y[corner]};
+    }
+    const auto length = [](cv::Point2f a, cv::Point2f b) { return std::hypot(a.x - b.x, a.y - b.y); };
+    // As PaddleOCR cuts its crops (get_rotate_crop_image): the longer of each pair of opposite sides.
+    const double width = std::max(length(corners[0], corners[1]), length(corners[3], corners[2]));
+    const double tall = std::max(length(corners[0], corners[3]), length(corners[1], corners[2]));
+    if (width < 2 || tall < 2 || width > 16384 || tall > 16384) {
         return CB_OK;
     }
-    auto *array = static_cast<CB_TextLine *>(std::calloc(collected.lines.size(), sizeof(CB_TextLine)));
-    CB_REQUIRE(array != nullptr, "out of memory");
-    for (size_t index = 0; index < collected.lines.size(); ++index) {
-        auto &lineWords = collected.words[index];
-        array[index] = collected.lines[index];
-        array[index].words = static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1),
-                                                                    sizeof(CB_TextWord)));
-        if (array[index].words == nullptr) {
-            CB_TextLines_free(array, index);
-            throw std::bad_alloc();
-        }
-        if (!orientation.isUpright()) {
-            const auto toStored = [&](CB_Quad &quad) {
-                const cv::Rect2f box(quad.x[0], quad.y[0], quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
-                quad = quadOf(orientation.toStored(box, stored));
-            };
-            toStored(array[index].quad);
-            for (CB_TextWord &word : lineWords) {
-                toStored(word.quad);
-            }
-        }
-        std::copy(lineWords.begin(), lineWords.end(), array[index].words);
-        array[index].word_count = lineWords.size();
-        collected.lines[index].text = nullptr;  // now owned by the array
-        lineWords.clear();
+    const double scale = height > 0 ? height / std::min(width, tall) : 1.0;
+    const int cropWidth = std::max(2, int(std::lround(width * scale)));
+    const int cropHeight = std::max(2, int(std::lround(tall * scale)));
+    const std::array<cv::Point2f, 4> upright = {cv::Point2f(0, 0), cv::Point2f(float(cropWidth), 0),
+                                                cv::Point2f(float(cropWidth), float(cropHeight)),
+                                                cv::Point2f(0, float(cropHeight))};
+    const cv::Mat toCrop = cv::getPerspectiveTransform(corners.data(), upright.data());
+    // In colour: Tesseract's Otsu thresholding picks the channel that separates ink from ground best, and a sign's
+    // coloured letters are often clearer in one channel than in grey (ICDAR 2015 dev: word recall 0.463 from
+    // colour crops against 0.437 from grey ones, precision 0.778 against 0.765).
+    cv::Mat crop;
+    cv::warpPerspective(image->bgr(), crop, toCrop, cv::Size(cropWidth, cropHeight), cv::INTER_CUBIC,
+                        cv::BORDER_REPLICATE);
+    cv::cvtColor(crop, crop, cv::COLOR_BGR2RGB);
+    // A box much taller than wide holds a line written downwards: turn it a quarter, as PaddleOCR does, so that it
+    // reads left to right (np.rot90: counter-clockwise).
+    const bool turned = cropHeight >= 1.5 * cropWidth;
+    if (turned) {
+        cv::rotate(crop, crop, cv::ROTATE_90_COUNTERCLOCKWISE);
     }
-    *out_lines = array;
-    *out_count = collected.lines.size();
-    return CB_OK;
+    const cv::Mat toImage = toCrop.inv();
+    const auto mapBack = [&](int left, int top, int right, int bottom) {
+        std::vector<cv::Point2f> points = {cv::Point2f(float(left), float(top)), cv::Point2f(float(right), float(top)),
+                                           cv::Point2f(float(right), float(bottom)),
+                                           cv::Point2f(float(left), float(bottom))};
+        if (turned) {
+            // Counter-clockwise turn: turned (u, v) came from crop (cropWidth - v, u).
+            for (auto &p : points) p = cv::Point2f(float(cropWidth) - p.y, p.x);
+        }
+        std::vector<cv::Point2f> mapped;
+        cv::perspectiveTransform(points, mapped, toImage);
+        CB_Quad result;
+        for (int corner = 0; corner < 4; ++corner) {
+            result.x[corner] = mapped[corner].x;
+            result.y[corner] = mapped[corner].y;
+        }
+        return result;
+    };
+    return recognizeGray(ocr->api, crop, CB_PSM_SINGLE_LINE, mapBack, true, out_lines, out_count);
     CB_CATCH
 }
 

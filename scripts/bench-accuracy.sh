@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Accuracy benchmark: livescan, ZXingReader 1.4, zbarimg and tesseract on the labelled corpora in ../shared/corpus
 # (zxing-cpp-samples, zxing-blackbox, tesseract-testing, sroie-receipts), and on the real photos of ../shared/realdata
-# (quagga2 1-D, jsQR and BoofCV QR photos; scored by ../shared/tools/score_realdata.py, with zxing-cpp 3.1's Python
+# (quagga2 1-D, jsQR and BoofCV QR photos, ICDAR 2015 scene text; scored by ../shared/tools/score_realdata.py, with zxing-cpp 3.1's Python
 # wheel as a further peer); Benchmarks/accuracy/accuracy.py does the work and writes OUT_DIR/summary.txt and
 # OUT_DIR/accuracy.json.
 #

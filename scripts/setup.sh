@@ -13,6 +13,7 @@ default_packages=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # FFmpeg 5.1: video files and streams
     fonts-dejavu-core      # the real font generated scenes render their text lines with
     ffmpeg                 # tests serve live streams on 127.0.0.1 with it
+    python3-onnx           # rewrites PP-OCR's text detector for OpenCV 4.6's dnn (scripts/fetch-models.sh)
 )
 if [[ $# -gt 0 ]]; then
     packages=("$@")
@@ -60,6 +61,9 @@ if [[ "$(cat "$opencv_pc" 2>/dev/null)" != "$opencv_pc_text" ]]; then
     as_root "install $opencv_pc" install -D -m 644 "${TMPDIR:-/tmp}/livescan-opencv.pc.$$" "$opencv_pc"
     rm -f "${TMPDIR:-/tmp}/livescan-opencv.pc.$$"
 fi
+
+# ---- Learned models into models/ (PP-OCRv4's text detector): pinned, checksummed, cached ---------------------
+bash "$(dirname "${BASH_SOURCE[0]}")/fetch-models.sh"
 
 # ---- zxing-cpp 3.1.1 (Apache-2.0) -------------------------------------------------------------------------
 # Debian 12 packages only 1.4. Built once from the PyPI source distribution, which holds the whole C++ core:

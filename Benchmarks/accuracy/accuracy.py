@@ -5,7 +5,8 @@
 
 Barcodes: every folder of zxing-cpp-samples and zxing-blackbox, scanned with the folder's format (`--types`,
 `-format`, zbar `-S<symbology>.enable`); QR folders also at `--quality accurate` and with every format enabled.
-Text: CER on tesseract-testing pages and on the public SROIE receipts. Real photos (`--realdata`,
+Text: CER on tesseract-testing pages and on the public SROIE receipts, and (with `--realdata`) word recall and
+precision on the ICDAR 2015 scene-text photos beside Tesseract's own layout. Real photos (`--realdata`,
 ../shared/realdata: quagga2 1-D phone photos, jsQR and BoofCV QR photos) are scored by ../shared/tools/
 score_realdata.py, which runs LiveScan, ZXingReader 1.4, zbarimg and zxing-cpp 3.1 (its Python wheel, in the
 `--realdata-python` environment) on every image. Writes summary.txt and accuracy.json in
@@ -30,6 +31,10 @@ import compare  # noqa: E402
 
 BARCODE_CORPORA = ("zxing-cpp-samples", "zxing-blackbox")
 REALDATA_SETS = ("quagga2-1d-photos", "jsqr-qr-photos", "boofcv-qr-detection")
+# The real scene-text set: word recall and precision over whole photos (issue 15).
+REALDATA_TEXT_SET = "icdar2015-incidental-text"
+# score_realdata.py's text reader names beside LiveScan's, as the scene-text table's columns.
+REALDATA_TEXT_PEERS = (("tesseract-psm3", "tesseract --psm 3"), ("tesseract-psm11", "tesseract --psm 11"))
 # score_realdata.py's reader names, as the realdata table's peer columns.
 REALDATA_PEERS = (("zxingreader-1.4", "ZXingReader 1.4"), ("zbarimg", "zbarimg"), ("zxing-cpp-3.1", "zxing-cpp 3.1"))
 # Symbologies of the quagga2 labels that no zxing-cpp reads: a miss there is expected, never a target.
@@ -488,6 +493,57 @@ def run_realdata(args, tools: Tools, log) -> list[dict]:
     return rows
 
 
+def run_realdata_text(args, tools: Tools, log) -> dict | None:
+    """score_realdata.py over the ICDAR 2015 scene-text photos, when --realdata holds them: word recall and
+    precision of LiveScan and of Tesseract's own layout (--psm 3, --psm 11). None when absent or skipped."""
+    if not args.realdata or not os.path.isfile(os.path.join(args.realdata, REALDATA_TEXT_SET, "labels.json")):
+        return None
+    if args.only and not re.search(args.only, f"realdata/{REALDATA_TEXT_SET}"):
+        return None
+    python = args.realdata_python or sys.executable
+    command = [python, args.realdata_scorer, tools.livescan, args.realdata, "--sets", REALDATA_TEXT_SET,
+               "--quality", args.quality]
+    log(f"realdata: {REALDATA_TEXT_SET} through {os.path.basename(args.realdata_scorer)}")
+    result = tools.clock.add("realdata text (all readers)", run(command, timeout=3600, env=tools.env))
+    for line in result.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and row.get("set") == REALDATA_TEXT_SET:
+            log(f"realdata/{REALDATA_TEXT_SET}: livescan recall {row['livescan']['recall']}, precision "
+                f"{row['livescan']['precision']} (of {row['words']} words)")
+            return row
+    tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+    log(f"realdata text: the scorer failed ({describe(result)}): " + " | ".join(tail))
+    return None
+
+
+def evaluate_realdata_text_target(row: dict | None) -> list[dict]:
+    """Issue 15's: word recall >= 0.60 at precision >= 0.80 on the ICDAR 2015 photos."""
+    if not row:
+        return []
+    ours = row["livescan"]
+    return [{"target": "realdata scene text: word recall >= 0.60 at precision >= 0.80",
+             "folder": f"realdata/{REALDATA_TEXT_SET}", "pass": ours["recall"] >= 0.6 and ours["precision"] >= 0.8,
+             "detail": f"recall {ours['recall']}, precision {ours['precision']}"}]
+
+
+def render_realdata_text(row: dict) -> list[str]:
+    out = ["== realdata scene text  (ICDAR 2015 incidental scene text, scored by score_realdata.py: word recall over "
+           "the transcribed words, case-insensitive, punctuation stripped; precision over returned words of 3+ "
+           "letters that are some word of the photo)"]
+    table = [("set", "words", "LS recall", "LS precision") + tuple(f"{title} recall / precision"
+                                                                    for _, title in REALDATA_TEXT_PEERS)]
+    ours = row["livescan"]
+    table.append((row["set"], row["words"], ours["recall"], ours["precision"])
+                 + tuple(f"{row[key]['recall']} / {row[key]['precision']}" if key in row else "n/a"
+                         for key, _ in REALDATA_TEXT_PEERS))
+    out.extend(format_table(table))
+    out.append("")
+    return out
+
+
 def evaluate_realdata_targets(rows: list[dict]) -> list[dict]:
     """Issue 14's: the quagga2 1-D photos at least 80 % of the codes of symbologies zxing-cpp reads, with 0 misreads;
     the QR photo sets at least what zxing-cpp 3.1 alone reads."""
@@ -567,8 +623,9 @@ def evaluate_targets(rows: list[dict]) -> list[dict]:
 
 
 def render(rows: list[dict], text: dict, targets: list[dict], clock: Clock, wall: float, tools: Tools,
-           realdata: list[dict]) -> str:
+           realdata: list[dict], realdata_text: dict | None = None) -> str:
     out = render_realdata(realdata) if realdata else []
+    out += render_realdata_text(realdata_text) if realdata_text else []
     header = ("folder", "format", "img", "webp", "n", "LS ok", "LS mis", "LS FP", "LS acc", "LS any", "ZX ok",
               "ZX png", "zbar", "up min", "gap")
     for corpus in BARCODE_CORPORA:
@@ -749,12 +806,14 @@ def main() -> int:
     realdata = run_realdata(args, tools, log) if not args.no_barcodes else []
     text = run_text(args, tools, log) if not args.no_text and os.path.isdir(args.corpus) \
         else {"pages": [], "receipts": [], "tools": []}
-    targets = evaluate_realdata_targets(realdata) + evaluate_targets(rows)
+    realdata_text = run_realdata_text(args, tools, log) if not args.no_text else None
+    targets = (evaluate_realdata_targets(realdata) + evaluate_realdata_text_target(realdata_text)
+               + evaluate_targets(rows))
     wall = time.monotonic() - started
-    summary = render(rows, text, targets, clock, wall, tools, realdata)
+    summary = render(rows, text, targets, clock, wall, tools, realdata, realdata_text)
     with open(os.path.join(args.out, "summary.txt"), "w", encoding="utf-8") as handle:
         handle.write(summary)
-    report = {"folders": rows, "realdata": realdata, "text": text, "targets": targets,
+    report = {"folders": rows, "realdata": realdata, "realdata_text": realdata_text, "text": text, "targets": targets,
               "seconds": {tool: round(seconds, 3) for tool, seconds in clock.seconds.items()},
               "runs": clock.runs, "wall_seconds": round(wall, 3),
               "tools": {"livescan": tools.livescan, "ZXingReader": tools.zxing, "zbarimg": tools.zbar,

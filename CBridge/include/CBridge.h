@@ -293,6 +293,16 @@ CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *re
                            CB_TextLine **out_lines, size_t *out_count);
 void CB_TextLines_free(CB_TextLine *lines, size_t count);
 
+/**
+ * Reads the quadrilateral `quad` (corners as CB_Quad orders them: the text's top-left first) as one line
+ * (PSM 7): cut out upright in colour with cv::warpPerspective (bicubic, edges replicated), its sides the longer of each
+ * opposite pair, scaled so that its short side is `height` pixels (0 = as cut). A quad at least 1.5 times taller
+ * than wide is turned a quarter counter-clockwise first, as PaddleOCR turns its crops. The words' quads, and each
+ * line's quad around its words, are mapped back into the image's pixels. Free with CB_TextLines_free.
+ */
+CB_Status CB_OCR_recognize_quad(CB_OCR *ocr, const CB_Image *image, const CB_Quad *quad, float height,
+                                CB_TextLine **out_lines, size_t *out_count);
+
 /* ---- Text localisation: where lines of text are, before reading them ---------------------- */
 
 typedef struct CB_TextRegionOptions {
@@ -308,6 +318,44 @@ typedef struct CB_TextRegionOptions {
 CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions *options,
                               CB_Rect **out_rects, size_t *out_count);
 void CB_Rects_free(CB_Rect *rects);
+
+/* ---- Scene text detection: PP-OCRv4's DB detector through OpenCV dnn ---------------------------- */
+
+typedef struct CB_TextDetector CB_TextDetector;
+
+/** PaddleOCR's DB post-processing knobs; CB_TextDetectorOptions_default gives rapidocr 1.4.4's values. */
+typedef struct CB_TextDetectorOptions {
+    int short_side;         /* the network reads the image with its short side scaled to this, each side rounded
+                               to a multiple of 32, enlarged at most twice (default 736: 1312x736 for 720p) */
+    int max_long_side;      /* ...and its long side at most this; 0 = no limit (default 2560) */
+    float binary_threshold; /* a pixel is text above this probability (default 0.3) */
+    float box_threshold;    /* a region is kept when its mean probability is at least this (default 0.5) */
+    float unclip_ratio;     /* regions are grown by area * ratio / perimeter on each side (default 1.6) */
+    int min_height;         /* boxes whose short side is under this many source pixels are dropped (default 0) */
+} CB_TextDetectorOptions;
+
+CB_TextDetectorOptions CB_TextDetectorOptions_default(void);
+
+typedef struct CB_TextBox {
+    CB_Quad quad; /* an oriented rectangle in the image's pixels; of its two left-most corners the upper is first */
+    float score;  /* the mean text probability inside it, 0..1 */
+} CB_TextBox;
+
+/**
+ * Loads the detector once from an ONNX file: PP-OCRv4's DB model as `make setup` rewrites it for OpenCV 4.6
+ * (models/ppocr-v4-det-opencv.onnx, scripts/fetch-models.sh). CB_MODEL_MISSING, naming `make setup`, when the
+ * file is absent or does not load.
+ */
+CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_detector);
+void CB_TextDetector_delete(CB_TextDetector *detector);
+/**
+ * The text boxes of `image`: words and lines at any angle, each an oriented rectangle, in no particular order.
+ * About 320 ms at 960x544 and 640 ms at 1312x736 on one core (OpenCV's dnn uses the threads cv::setNumThreads
+ * allows). `*out_count` may be 0. Free the array with CB_TextBoxes_free.
+ */
+CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_Image *image,
+                                 const CB_TextDetectorOptions *options, CB_TextBox **out_boxes, size_t *out_count);
+void CB_TextBoxes_free(CB_TextBox *boxes);
 
 /* ---- Annotation: items drawn over a frame (cv::polylines, cv::putText) ---------------------- */
 

@@ -277,7 +277,7 @@ import LiveScanScenes
             .render(frame: 0))
         let asFrame = QualityLevel.balanced.barcodeOptions(symbologies: [.qr])
         #expect(try ZXingBarcodeDetector(options: asFrame).detect(in: picture).isEmpty)
-        let asStill = QualityLevel.balanced.barcodeOptions(symbologies: [.qr], readingStillImages: true)
+        let asStill = QualityLevel.balanced.barcodeOptions(symbologies: [.qr], stillImages: true)
         #expect(try ZXingBarcodeDetector(options: asStill).detect(in: picture).map(\.payloadStringValue) == ["FULL SIZE"])
 
         // The scanner reads an image file as a still.

@@ -101,7 +101,7 @@ import Testing
         #expect([fast, balanced, accurate].allSatisfy { !$0.triesDownscaled })
         // A still image has no frame budget: from balanced up, full size, zxing-cpp's downscaled passes and the
         // inverted read too.
-        let stills = QualityLevel.allCases.map { $0.barcodeOptions(symbologies: codes, readingStillImages: true) }
+        let stills = QualityLevel.allCases.map { $0.barcodeOptions(symbologies: codes, stillImages: true) }
         #expect(stills.map(\.maxDimension) == [Int]([1280, 0, 0]))
         #expect(stills.map(\.triesDownscaled) == [false, true, true])
         #expect(stills.map(\.triesInverted) == [false, true, true])

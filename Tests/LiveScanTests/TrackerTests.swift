@@ -177,6 +177,29 @@ struct Run {
         #expect(grid.tracker.items.map(\.value) == ["a1", "a2", "b1", "b2"])
     }
 
+    /// Typeset columns whose lines are level with each other's (a magazine page): a strip runs between every two
+    /// rows, and read row by row the columns alternate. Rows that a narrow gutter cuts alike are one band, read
+    /// column by column. A receipt's prices, far to the right of their items, stay with their rows.
+    @Test func levelColumnsAreReadOneAfterTheOther() throws {
+        var run = try Run()
+        let headline = Observation.text("Headline", confidence: 0.9, bounds: Bounds(x: 0, y: 0, width: 620, height: 60))
+        let left = (0..<4).map { line("left \($0)", x: 0, y: 100 + 50 * Double($0)) }
+        let right = (0..<4).map { line("right \($0)", x: 320, y: 100 + 50 * Double($0)) }
+        let footer = Observation.text("Footer", confidence: 0.9, bounds: Bounds(x: 0, y: 400, width: 620, height: 40))
+        run.feed((0..<5).map { _ in [footer, headline] + right + left })
+        #expect(run.tracker.items.map(\.value)
+            == ["Headline"] + (0..<4).map { "left \($0)" } + (0..<4).map { "right \($0)" } + ["Footer"])
+
+        var receipt = try Run()
+        let items = (0..<3).map { line("item \($0)", x: 0, y: 50 * Double($0)) }
+        let prices = (0..<3).map { index in
+            Observation.text("\(index).00", confidence: 0.9,
+                             bounds: Bounds(x: 600, y: 50 * Double(index), width: 100, height: 40))
+        }
+        receipt.feed((0..<5).map { _ in prices + items })
+        #expect(receipt.tracker.items.map(\.value) == ["item 0", "0.00", "item 1", "1.00", "item 2", "2.00"])
+    }
+
     @Test func invalidConfigurationNamesTheParameter() {
         #expect(throws: ScanError.invalidParameter(parameter: "gracePeriod", reason: "must be 0...86400 seconds")) {
             _ = try Tracker(configuration: TrackerConfiguration(gracePeriod: -1))

@@ -12,7 +12,44 @@ func check(_ status: CB_Status, _ failure: (String) -> ScanError) throws {
     }
 }
 
+extension CB_Quad {
+    init(_ bounds: Bounds) {
+        let corners = bounds.corners
+        self.init(x: (Float(corners[0].x), Float(corners[1].x), Float(corners[2].x), Float(corners[3].x)),
+                  y: (Float(corners[0].y), Float(corners[1].y), Float(corners[2].y), Float(corners[3].y)))
+    }
+}
+
 extension Bounds {
+    /// The shorter of the quad's mean width and mean height.
+    var shortSide: Double {
+        let width = (topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2
+        let height = (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2
+        return min(width, height)
+    }
+
+    /// The quad with its short sides shortened to `share` of their length about the long axis: a text box
+    /// narrowed across its line, the line's direction and length kept.
+    func narrowedAcross(to share: Double) -> Bounds {
+        let across = topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)
+        let along = topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)
+        func toward(_ a: Point, _ b: Point) -> (Point, Point) {
+            let middle = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            return (Point(x: middle.x + (a.x - middle.x) * share, y: middle.y + (a.y - middle.y) * share),
+                    Point(x: middle.x + (b.x - middle.x) * share, y: middle.y + (b.y - middle.y) * share))
+        }
+        if across <= along {
+            let (newTopLeft, newBottomLeft) = toward(topLeft, bottomLeft)
+            let (newTopRight, newBottomRight) = toward(topRight, bottomRight)
+            return Bounds(topLeft: newTopLeft, topRight: newTopRight, bottomRight: newBottomRight,
+                          bottomLeft: newBottomLeft)
+        }
+        let (newTopLeft, newTopRight) = toward(topLeft, topRight)
+        let (newBottomLeft, newBottomRight) = toward(bottomLeft, bottomRight)
+        return Bounds(topLeft: newTopLeft, topRight: newTopRight, bottomRight: newBottomRight,
+                      bottomLeft: newBottomLeft)
+    }
+
     init(_ quad: CB_Quad) {
         let xs = [quad.x.0, quad.x.1, quad.x.2, quad.x.3].map(Double.init)
         let ys = [quad.y.0, quad.y.1, quad.y.2, quad.y.3].map(Double.init)

@@ -5,14 +5,19 @@ internal import CBridge
 /// time by Tesseract in single-line mode (PSM 7). Whole-frame layout analysis returns mostly garbage on
 /// cluttered scenes, while correctly cropped lines read exactly: locating is the hard part.
 ///
+/// With `TextRecognizerOptions.detector`, lines are found by the learned detector instead (`LearnedTextDetector`)
+/// and each of its oriented boxes is read rectified upright (`CB_OCR_recognize_quad`).
+///
 /// Tesseract instances are not thread-safe, so each call borrows one from a pool and returns it: calls on
 /// different threads run in parallel on different instances, never behind one lock around recognition.
 public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable {
     public let options: TextRecognizerOptions
     private let poolLock = NSLock()
     private var idleEngines: [TesseractEngine] = []
+    private let detector: LearnedTextDetector?
 
-    /// Loads the languages once to fail early: `ScanError.modelMissing` names a missing traineddata file.
+    /// Loads the languages once to fail early: `ScanError.modelMissing` names a missing traineddata file, or a
+    /// detector model that `make setup` has not fetched.
     public init(options: TextRecognizerOptions = TextRecognizerOptions()) throws {
         guard !options.languages.isEmpty else {
             throw ScanError.invalidParameter(parameter: "languages", reason: "at least one language is needed")
@@ -20,7 +25,11 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         guard options.cropHeight >= 8, options.cropHeight <= 400 else {
             throw ScanError.invalidParameter(parameter: "cropHeight", reason: "must be 8...400 pixels")
         }
+        guard options.minimumWordConfidence >= 0, options.minimumWordConfidence <= 1 else {
+            throw ScanError.invalidParameter(parameter: "minimumWordConfidence", reason: "must be 0...1")
+        }
         self.options = options
+        detector = try options.detector.map { try LearnedTextDetector(options: $0) }
         idleEngines.append(try TesseractEngine(options: options))
         Self.adviseOnOpenMPOnce
     }
@@ -46,9 +55,13 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         }
     }()
 
-    /// Reads `region` with Tesseract in single-line mode (PSM 7), the crop scaled to `cropHeight`.
+    /// Reads `region` with Tesseract in single-line mode (PSM 7), the crop scaled to `cropHeight`; with the learned
+    /// detector, the region's quad rectified upright at the size it was found.
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
-        try withEngine { try $0.readLine(in: frame, region: region) }
+        if detector != nil {
+            return try withEngine { try $0.readBox(in: frame, region: region) }
+        }
+        return try withEngine { try $0.readLine(in: frame, region: region) }
     }
 
     /// Tesseract's own layout analysis over the whole frame (PSM 3), for comparison: 180 ms and more at
@@ -57,8 +70,13 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         try withEngine { try $0.readPage(in: frame) }
     }
 
-    /// Candidate line rectangles (`CB_TextRegions_find`), margins included, before reading.
+    /// Candidate line rectangles (`CB_TextRegions_find`), margins included, before reading; with the learned
+    /// detector, its oriented boxes (those under `minimumTextHeight` left out).
     public func lineRegions(in frame: Frame) throws -> [Bounds] {
+        if let detector {
+            return try detector.detect(in: frame).map(\.bounds)
+                .filter { $0.shortSide >= Double(options.minimumTextHeight) }
+        }
         var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
         var rects: UnsafeMutablePointer<CB_Rect>?
@@ -122,6 +140,42 @@ final class TesseractEngine {
             guard confidence >= options.minimumConfidence else { return nil }
             return .text(String(cString: line.text), confidence: confidence, bounds: Bounds(line.quad))
         }
+    }
+
+    /// The share of a detected box's height its line's ink takes (measured on the magazine pages: 0.6 of the box
+    /// keeps the line's capitals and stays clear of the next line).
+    static let detectedLineShare = 0.6
+
+    /// Reads the quad `region` (a detector's box) rectified upright, as one line: its words under
+    /// `minimumWordConfidence` are left out; nil when the box's mean confidence is under `minimumConfidence` or
+    /// nothing plausible is left.
+    func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
+        var quad = CB_Quad(region)
+        var lines: UnsafeMutablePointer<CB_TextLine>?
+        var count = 0
+        try check(CB_OCR_recognize_quad(handle, frame.image.handle, &quad, 0, &lines, &count)) {
+            .engineFailure("Tesseract: \($0)")
+        }
+        defer { CB_TextLines_free(lines, count) }
+        guard let lines, count > 0 else { return nil }
+        let best = (0..<count).map { lines[$0] }.max { $0.confidence < $1.confidence }!
+        let allWords = (0..<best.word_count).map { best.words[$0] }
+        guard !allWords.isEmpty else { return nil }
+        // The mean of the words' confidences, as Benchmarks/text-detector-study.md filtered: Tesseract's own line
+        // confidence sits below it when one word is poor ("THEORY g"), and dropped such lines whole.
+        let confidence = allWords.map { Double($0.confidence) / 100 }.reduce(0, +) / Double(allWords.count)
+        let words = allWords.filter { Double($0.confidence) / 100 >= options.minimumWordConfidence }
+            .map { String(cString: $0.text) }
+        let transcript = words.joined(separator: " ")
+        guard confidence >= options.minimumConfidence, TextPlausibility.isPlausibleLine(transcript) else {
+            return nil
+        }
+        // The detector's box has a margin of about a third of its height above and below the ink (PaddleOCR's
+        // unclip), so that the boxes of a page's lines overlap their neighbours' (and Tesseract's boxes, which take
+        // in the neighbours' ascenders, overlap too): without a strip between its rows, a page of columns was read
+        // across them (magazine page 8087_054 CER 0.75). The box reported is the detector's, narrowed across the
+        // line to `detectedLineShare` of its height.
+        return .text(transcript, confidence: confidence, bounds: region.narrowedAcross(to: Self.detectedLineShare))
     }
 
     /// Reads `region` as one line; nil when nothing legible is there.

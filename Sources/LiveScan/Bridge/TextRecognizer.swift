@@ -57,14 +57,26 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     public var maxDimension: Int
     /// Text shorter than this many source pixels is not looked for (default 10).
     public var minimumTextHeight: Int
+    /// Where lines are looked for: nil (default) is the edge-grouping locator (`CB_TextRegions_find`, about
+    /// 1.5 ms at 720p, tuned to rendered lines); options here run the learned detector instead
+    /// (`LearnedTextDetector`, about 640 ms at 720p; it finds scene text at any angle), each box then read
+    /// rectified upright at the size it was found (`CB_OCR_recognize_quad`; scaling such crops to `cropHeight`
+    /// cost 0.04 of ICDAR 2015's word recall).
+    public var detector: TextDetectorOptions?
+    /// With `detector`: words read with a lower confidence (0...1) are left out of a box's transcript (default
+    /// 0.5; Benchmarks/text-detector-study.md). `minimumConfidence` still applies to the box's mean.
+    public var minimumWordConfidence: Double
 
     public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,
-                minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10) {
+                minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10,
+                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5) {
         self.languages = languages
         self.tessdataPath = tessdataPath
         self.cropHeight = cropHeight
         self.minimumConfidence = minimumConfidence
         self.maxDimension = maxDimension
         self.minimumTextHeight = minimumTextHeight
+        self.detector = detector
+        self.minimumWordConfidence = minimumWordConfidence
     }
 }

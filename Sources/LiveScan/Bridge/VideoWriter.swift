@@ -97,12 +97,3 @@ extension FrameImage {
         return FrameImage(handle: copy)
     }
 }
-
-// File-private: the one conversion this file needs, kept from clashing with any other file's.
-fileprivate extension CB_Quad {
-    init(_ bounds: Bounds) {
-        let corners = bounds.corners
-        self.init(x: (Float(corners[0].x), Float(corners[1].x), Float(corners[2].x), Float(corners[3].x)),
-                  y: (Float(corners[0].y), Float(corners[1].y), Float(corners[2].y), Float(corners[3].y)))
-    }
-}

@@ -4,18 +4,24 @@ extension Array where Element == RecognizedItem {
     ///
     /// A recursive XY cut: the items are split where a horizontal strip crosses none of them (rows, top to
     /// bottom), else where a vertical strip does (columns, left to right), and each part is ordered the same
-    /// way. The lines of two columns are never level with each other, so no horizontal strip runs between
-    /// them, while the gutter is a vertical one. Items no strip separates are ordered by their tops (within
-    /// half the smaller height of each other: one row, left to right).
+    /// way. Items no strip separates are ordered by their tops (within half the smaller height of each other:
+    /// one row, left to right). Typeset columns often keep their lines level with each other's, so that a strip
+    /// runs between every two rows of the page: consecutive rows that a narrow gutter cuts alike are one band of
+    /// text columns (`textColumns`), read column by column.
     func sortedInReadingOrder() -> [RecognizedItem] {
         guard count > 1 else {
             return self
         }
-        for strip in [EmptyStrip.horizontal, .vertical] {
-            let parts = split(at: strip)
-            if parts.count > 1 {
-                return parts.flatMap { $0.sortedInReadingOrder() }
-            }
+        if let columns = textColumns() {
+            return columns.flatMap { $0.sortedInReadingOrder() }
+        }
+        let rows = split(at: .horizontal)
+        if rows.count > 1 {
+            return Self.bandsOfColumns(rows).flatMap { $0.sortedInReadingOrder() }
+        }
+        let columns = split(at: .vertical)
+        if columns.count > 1 {
+            return columns.flatMap { $0.sortedInReadingOrder() }
         }
         return sorted { a, b in
             let rowTolerance = Swift.min(a.bounds.height, b.bounds.height) / 2
@@ -25,6 +31,59 @@ extension Array where Element == RecognizedItem {
             }
             return a.bounds.boundingBox.minX < b.bounds.boundingBox.minX
         }
+    }
+
+    /// The items as columns of text, left to right, when they are that: vertical strips split them into parts of
+    /// at least two lines each, the items are lines (on average at least three times as wide as tall; codes in a
+    /// grid are not), and each gutter is narrower than a quarter of the columns beside it (a receipt's prices,
+    /// far to the right of their items, are read along their rows). nil otherwise.
+    private func textColumns() -> [[RecognizedItem]]? {
+        let parts = split(at: .vertical)
+        guard parts.count > 1, parts.allSatisfy({ $0.count >= 2 }) else {
+            return nil
+        }
+        let aspect = map { $0.bounds.width / Swift.max($0.bounds.height, 1) }.reduce(0, +) / Double(count)
+        guard aspect >= 3 else {
+            return nil
+        }
+        let extents = parts.map { part in
+            (minX: part.map(\.bounds.boundingBox.minX).min()!, maxX: part.map(\.bounds.boundingBox.maxX).max()!)
+        }
+        for (left, right) in zip(extents, extents.dropFirst()) {
+            let gutter = right.minX - left.maxX
+            let narrower = Swift.min(left.maxX - left.minX, right.maxX - right.minX)
+            if gutter >= 0.25 * narrower {
+                return nil
+            }
+        }
+        return parts
+    }
+
+    /// `rows` (top to bottom) with each run of consecutive rows that together form text columns joined into one
+    /// band; rows that form none stay as they are.
+    private static func bandsOfColumns(_ rows: [[RecognizedItem]]) -> [[RecognizedItem]] {
+        var bands: [[RecognizedItem]] = []
+        var start = 0
+        while start < rows.count {
+            // The longest run from `start` that reads as columns; a single row when none does.
+            var end = start + 1
+            var band = rows[start]
+            var candidate = band
+            for next in (start + 1)..<rows.count {
+                candidate += rows[next]
+                // Items only ever close gutters: once a row crosses all of them, no longer run has one.
+                if candidate.split(at: .vertical).count < 2 {
+                    break
+                }
+                if candidate.textColumns() != nil {
+                    band = candidate
+                    end = next + 1
+                }
+            }
+            bands.append(band)
+            start = end
+        }
+        return bands
     }
 
     /// The items in groups that strips of this direction separate: rows top to bottom, or columns left to

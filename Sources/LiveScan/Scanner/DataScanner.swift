@@ -144,7 +144,7 @@ public final class DataScanner: @unchecked Sendable {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
             }
             if !enginesInjected {
-                try makeEngines(readingStillImages: !source.isLive && !source.isVideo)
+                try makeEngines(stillImages: !source.isVideo && !source.isLive)
             }
             running = true
             stopRequested = false
@@ -215,7 +215,8 @@ public final class DataScanner: @unchecked Sendable {
 
     // MARK: - Worker
 
-    private func makeEngines(readingStillImages: Bool) throws {
+    /// `stillImages`: the source is an image or a folder of them (neither video nor live), read once each.
+    private func makeEngines(stillImages: Bool) throws {
         var symbologies = Set<Symbology>(), wantsBarcodes = false
         var languages: [String] = [], wantsText = false
         for type in recognizedDataTypes {
@@ -230,7 +231,7 @@ public final class DataScanner: @unchecked Sendable {
         }
         if wantsBarcodes {
             let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(
-                symbologies: symbologies, readingStillImages: readingStillImages))
+                symbologies: symbologies, stillImages: stillImages))
             qrLocator = isGuidanceEnabled && symbologies.contains(.qr) ? OpenCVQRLocator() : nil
             barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
@@ -238,7 +239,8 @@ public final class DataScanner: @unchecked Sendable {
         }
         if wantsText {
             textRecognizer = try TesseractTextRecognizer(
-                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages))
+                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages,
+                                                  stillImages: stillImages))
         }
     }
 

@@ -1,0 +1,244 @@
+#include "Internal.hpp"
+
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sys/stat.h>
+
+// PP-OCRv4's DB ("differentiable binarisation") text detector, run by OpenCV 4.6's dnn: the network gives every
+// pixel a probability of being text; regions above a threshold, grown back by the margin the network was trained
+// to shrink them by, are the text boxes. The post-processing is PaddleOCR's DBPostProcess ("fast" box score), as
+// rapidocr-onnxruntime 1.4.4 runs it: Benchmarks/text-detector-study.md measured that pipeline.
+// cv::dnn::TextDetectionModel_DB is not used: it threw in its unclip on a video frame (FACTS.md).
+
+struct CB_TextDetector {
+    /// The ONNX file's bytes, read once.
+    std::vector<uchar> model;
+    cv::dnn::Net net;
+    /// The input size `net` has run at; (0, 0) before its first run.
+    cv::Size inputSize;
+
+    /// A network from `model` that runs at `size`. OpenCV 4.6's dnn keeps the output sizes of the model's Resize
+    /// layers from a network's first run: run again at another input size, it returned a wrong probability map
+    /// (largest difference 1.0 against a fresh network). A fresh network costs 25 ms of the 300-650 ms a run takes.
+    cv::dnn::Net &netFor(cv::Size size) {
+        if (net.empty() || size != inputSize) {
+            net = cv::dnn::readNetFromONNX(model);
+            net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+            inputSize = size;
+        }
+        return net;
+    }
+};
+
+namespace {
+
+bool fileExists(const std::string &path) {
+    struct stat info;
+    return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+/// Contours looked at, most first found, per image (PaddleOCR's max_candidates).
+constexpr size_t maxCandidates = 1000;
+
+/// The rectangle's corners as PaddleOCR's get_mini_boxes orders them: of the two left-most corners the upper is
+/// the top-left, the lower the bottom-left; of the two right-most the upper is the top-right. The short side too.
+std::array<cv::Point2f, 4> orderedCorners(const cv::RotatedRect &box, float *shortSide) {
+    std::array<cv::Point2f, 4> corners;
+    box.points(corners.data());
+    std::sort(corners.begin(), corners.end(), [](const cv::Point2f &a, const cv::Point2f &b) { return a.x < b.x; });
+    if (corners[0].y > corners[1].y) std::swap(corners[0], corners[1]);
+    if (corners[2].y > corners[3].y) std::swap(corners[2], corners[3]);
+    *shortSide = std::min(box.size.width, box.size.height);
+    // top-left, top-right, bottom-right, bottom-left
+    return {corners[0], corners[2], corners[3], corners[1]};
+}
+
+/// The mean probability inside the polygon (PaddleOCR's box_score_fast).
+double boxScore(const cv::Mat &probability, const std::array<cv::Point2f, 4> &corners) {
+    float minX = corners[0].x, maxX = minX, minY = corners[0].y, maxY = minY;
+    for (const auto &p : corners) {
+        minX = std::min(minX, p.x), maxX = std::max(maxX, p.x);
+        minY = std::min(minY, p.y), maxY = std::max(maxY, p.y);
+    }
+    const int x0 = std::clamp(int(std::floor(minX)), 0, probability.cols - 1);
+    const int x1 = std::clamp(int(std::ceil(maxX)), 0, probability.cols - 1);
+    const int y0 = std::clamp(int(std::floor(minY)), 0, probability.rows - 1);
+    const int y1 = std::clamp(int(std::ceil(maxY)), 0, probability.rows - 1);
+    cv::Mat mask = cv::Mat::zeros(y1 - y0 + 1, x1 - x0 + 1, CV_8U);
+    std::vector<cv::Point> polygon;
+    for (const auto &p : corners) {
+        polygon.emplace_back(int(p.x) - x0, int(p.y) - y0);
+    }
+    cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{polygon}, cv::Scalar(1));
+    return cv::mean(probability(cv::Rect(x0, y0, mask.cols, mask.rows)), mask)[0];
+}
+
+/// The size the network reads the image at: the short side scaled to `shortSide`, the long side at most
+/// `maxLongSide`, never enlarged more than twice, each side a multiple of 32 (the network's stride).
+cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
+    double ratio = double(shortSide) / std::min(width, height);
+    if (maxLongSide > 0) {
+        ratio = std::min(ratio, double(maxLongSide) / std::max(width, height));
+    }
+    ratio = std::min(ratio, 2.0);
+    const auto side = [ratio](int length) { return std::max(32, int(std::lround(length * ratio / 32)) * 32); };
+    return {side(width), side(height)};
+}
+
+}  // namespace
+
+extern "C" CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_detector) {
+    CB_TRY
+    CB_REQUIRE(model_path != nullptr && *model_path != '\0' && out_detector != nullptr,
+               "CB_TextDetector_new: no model path");
+    *out_detector = nullptr;
+    if (!fileExists(model_path)) {
+        return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
+                                                   " is not installed; run `make setup` to fetch it");
+    }
+    auto detector = std::make_unique<CB_TextDetector>();
+    std::ifstream file(model_path, std::ios::binary);
+    detector->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    // Loaded once here, so that a file that is no model fails now, not at the first image.
+    bool loaded = false;
+    try {
+        loaded = !file.bad() && !detector->netFor(cv::Size(0, 0)).empty();
+    } catch (const cv::Exception &error) {
+        return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
+                                                   " could not be loaded (run `make setup` again): " + error.what());
+    }
+    if (!loaded) {
+        return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
+                                                   " holds no network (run `make setup` again)");
+    }
+    *out_detector = detector.release();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_TextDetector_delete(CB_TextDetector *detector) { delete detector; }
+
+extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_Image *image,
+                                            const CB_TextDetectorOptions *options, CB_TextBox **out_boxes,
+                                            size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(detector != nullptr && image != nullptr && options != nullptr && out_boxes != nullptr &&
+                   out_count != nullptr,
+               "CB_TextDetector_detect: NULL argument");
+    CB_REQUIRE(options->short_side >= 32 && options->short_side <= 4096,
+               "CB_TextDetector_detect: short_side must be 32...4096");
+    CB_REQUIRE(options->max_long_side == 0 || (options->max_long_side >= 32 && options->max_long_side <= 8192),
+               "CB_TextDetector_detect: max_long_side must be 0 or 32...8192");
+    CB_REQUIRE(options->binary_threshold > 0 && options->binary_threshold < 1 && options->box_threshold >= 0 &&
+                   options->box_threshold < 1 && options->unclip_ratio >= 0 && options->unclip_ratio <= 4,
+               "CB_TextDetector_detect: thresholds must be in (0, 1), unclip_ratio in [0, 4]");
+    *out_boxes = nullptr;
+    *out_count = 0;
+    // Found on the upright picture (the network was trained on upright text), reported in the stored one's pixels
+    // with the corners in reading order, so that a crop cut from the stored picture reads upright.
+    const cbridge::Orientation &orientation = image->orientation;
+    const cv::Mat upright = orientation.upright(image->bgr());
+    const int width = upright.cols, height = upright.rows;
+    if (width < 8 || height < 8) {
+        return CB_OK;
+    }
+    const cv::Size size = inputSize(width, height, options->short_side, options->max_long_side);
+    // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
+    const cv::Mat blob = cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5),
+                                                false, false);
+    cv::dnn::Net &net = detector->netFor(size);
+    net.setInput(blob);
+    const cv::Mat output = net.forward();
+    CB_REQUIRE(output.dims == 4 && output.size[2] == size.height && output.size[3] == size.width,
+               "CB_TextDetector_detect: the model's output is not one probability map of the input's size");
+    const cv::Mat probability(size.height, size.width, CV_32F, const_cast<float *>(output.ptr<float>()));
+
+    cv::Mat bitmap = probability > options->binary_threshold;
+    cv::dilate(bitmap, bitmap, cv::Mat::ones(2, 2, CV_8U));
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(bitmap, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+
+    const double scaleX = double(width) / size.width, scaleY = double(height) / size.height;
+    const float minSide = 3;  // PaddleOCR's min_size, in network pixels
+    std::vector<CB_TextBox> boxes;
+    for (size_t index = 0; index < std::min(contours.size(), maxCandidates); ++index) {
+        const auto &contour = contours[index];
+        if (contour.size() < 3) {
+            continue;
+        }
+        float shortSide = 0;
+        const cv::RotatedRect rectangle = cv::minAreaRect(contour);
+        const auto corners = orderedCorners(rectangle, &shortSide);
+        if (shortSide < minSide) {
+            continue;
+        }
+        const double score = boxScore(probability, corners);
+        if (score < options->box_threshold) {
+            continue;
+        }
+        // Unclip: the network was trained on regions shrunk by area * ratio / perimeter; offsetting the rectangle
+        // by that distance and taking the new polygon's minimal rectangle (pyclipper's round join) grows each side
+        // by twice the distance.
+        const double area = double(rectangle.size.width) * rectangle.size.height;
+        const double perimeter = 2.0 * (rectangle.size.width + rectangle.size.height);
+        const float distance = float(area * options->unclip_ratio / perimeter);
+        const cv::RotatedRect grown(rectangle.center,
+                                    cv::Size2f(rectangle.size.width + 2 * distance,
+                                               rectangle.size.height + 2 * distance),
+                                    rectangle.angle);
+        const auto grownCorners = orderedCorners(grown, &shortSide);
+        if (shortSide < minSide + 2) {
+            continue;
+        }
+        CB_TextBox box{};
+        for (int corner = 0; corner < 4; ++corner) {
+            box.quad.x[corner] = float(std::clamp(std::round(grownCorners[corner].x * scaleX), 0.0, double(width)));
+            box.quad.y[corner] = float(std::clamp(std::round(grownCorners[corner].y * scaleY), 0.0, double(height)));
+        }
+        const float boxHeight = std::min(std::hypot(box.quad.x[3] - box.quad.x[0], box.quad.y[3] - box.quad.y[0]),
+                                         std::hypot(box.quad.x[1] - box.quad.x[0], box.quad.y[1] - box.quad.y[0]));
+        if (boxHeight < options->min_height) {
+            continue;
+        }
+        for (int corner = 0; corner < 4; ++corner) {
+            const cv::Point2f point = orientation.toStored(cv::Point2f(box.quad.x[corner], box.quad.y[corner]),
+                                                           cv::Size(image->width(), image->height()));
+            box.quad.x[corner] = point.x;
+            box.quad.y[corner] = point.y;
+        }
+        box.score = float(score);
+        boxes.push_back(box);
+    }
+    if (boxes.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_TextBox *>(std::malloc(boxes.size() * sizeof(CB_TextBox)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    std::copy(boxes.begin(), boxes.end(), array);
+    *out_boxes = array;
+    *out_count = boxes.size();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_TextBoxes_free(CB_TextBox *boxes) { std::free(boxes); }
+
+extern "C" CB_TextDetectorOptions CB_TextDetectorOptions_default(void) {
+    CB_TextDetectorOptions options;
+    options.short_side = 736;
+    options.max_long_side = 2560;
+    options.binary_threshold = 0.3f;
+    options.box_threshold = 0.5f;
+    options.unclip_ratio = 1.6f;
+    options.min_height = 0;
+    return options;
+}
