@@ -53,7 +53,11 @@ export SWIFT_BACKTRACE=enable=no
 read -r -a pkg_cflags <<<"$(pkg-config --cflags tesseract livescan-zxing)"
 read -r -a pkg_libs <<<"$(pkg-config --libs tesseract livescan-zxing)"
 includes=(-I CBridge/include -I CBridge -I/usr/include/opencv4 "${pkg_cflags[@]}")
-libs=(-lopencv_core -lopencv_imgproc -lopencv_imgcodecs -lopencv_videoio -lopencv_objdetect -lavformat -lavcodec -lavutil -lswscale "${pkg_libs[@]}")
+# The OpenCV modules and FFmpeg libraries CBridge links, as Package.swift names them (the one list of them).
+package_list() { awk -v name="$1" '$0 ~ "let " name " = \\[" {found = 1} found {print} found && /\]/ {exit}' Package.swift |
+    grep -o '"[a-z0-9_]*"' | tr -d '"'; }
+read -r -a linked <<<"$( (package_list openCVModules; package_list ffmpegLibraries) | tr '\n' ' ')"
+libs=("${linked[@]/#/-l}" "${pkg_libs[@]}")
 sanitize=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 cxxflags=("${sanitize[@]}" -g -O1 -std=c++17 "${includes[@]}")
 

@@ -2,15 +2,18 @@ import Foundation
 import Testing
 @testable import LiveScan
 
-/// Blank 640x480 frames at 30 fps; `count` nil means endless (until the scanner stops).
+/// Blank 640x480 frames at 30 fps; `count` nil means endless (until the scanner stops). A video's frames, one
+/// scene; with `isVideo` false, a folder's images instead.
 final class BlankFrameSource: FrameSource, @unchecked Sendable {
     let info: SourceInfo
+    let isVideo: Bool
     private let count: Int?
     private var next = 0
     private let blank = [UInt8](repeating: 255, count: 640 * 480)
 
-    init(count: Int?) {
+    init(count: Int?, isVideo: Bool = true) {
         self.count = count
+        self.isVideo = isVideo
         info = SourceInfo(name: "blank", width: 640, height: 480, framesPerSecond: 30, frameCount: count)
     }
 
@@ -287,6 +290,13 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
         try uncached.startScanning(BlankFrameSource(count: 60))
         uncached.waitUntilFinished()
         #expect(everyFrame.reads == 2 * 60)
+
+        // Images are not a scene: each is read whole, though its lines sit where the last image's did.
+        let images = ScriptedTextRecognizer(lines: lines)
+        let folder = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: images)
+        try folder.startScanning(BlankFrameSource(count: 20, isVideo: false))
+        folder.waitUntilFinished()
+        #expect(images.reads == 2 * 20)
     }
 
     @Test func scannerKeepsOnlyLinesOfTheWantedType() throws {

@@ -254,7 +254,9 @@ public final class DataScanner: @unchecked Sendable {
         delegate?.dataScanner(self, didStartWith: source.info)
         var outcome = ScanOutcome(reason: .endOfSource)
         var selection = SingleItemSelection()
-        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled
+        // Only a scene's frames share lines: in a folder of images, a line where the last image had one is
+        // another line, and a cached reading would carry the last image's text to it.
+        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled && (source.isVideo || source.isLive)
             ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval, sameItem: sameItem) : nil
         var guide = Guide(locator: qrLocator)
         // A file's frames are all processed: decode the barcodes of the next ones meanwhile.
