@@ -71,7 +71,8 @@ typedef struct CB_Image CB_Image;
  * decoded, when it announces more than `max_pixels` pixels (0 = no limit of CBridge's; PNG, JPEG, BMP, WebP,
  * TIFF and PNM headers are read). CB_OPEN_FAILED if it cannot be read or is not an image. `*out_truncated` is 1
  * when the file ends before its picture does (a JPEG without its end marker, a PNG without IEND): what decoded
- * is returned, its missing part grey.
+ * is returned, its missing part grey. The pixels are as stored, not turned by a JPEG's Exif orientation: positions
+ * are reported in them; the image keeps the orientation, and the text functions read it upright.
  */
 CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Image **out_image, int *out_truncated);
 /** Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA); `stride` bytes per row. */
@@ -337,7 +338,8 @@ typedef struct CB_TextDetectorOptions {
 CB_TextDetectorOptions CB_TextDetectorOptions_default(void);
 
 typedef struct CB_TextBox {
-    CB_Quad quad; /* an oriented rectangle in the image's pixels; of its two left-most corners the upper is first */
+    CB_Quad quad; /* an oriented rectangle in the image's (stored) pixels, its corners in the order of the upright
+                     picture (Exif orientation applied): of its two left-most corners there the upper is first */
     float score;  /* the mean text probability inside it, 0..1 */
 } CB_TextBox;
 
@@ -349,7 +351,8 @@ typedef struct CB_TextBox {
 CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_detector);
 void CB_TextDetector_delete(CB_TextDetector *detector);
 /**
- * The text boxes of `image`: words and lines at any angle, each an oriented rectangle, in no particular order.
+ * The text boxes of `image`, looked for on the picture turned upright by its Exif orientation: words and lines at
+ * any angle, each an oriented rectangle, in no particular order.
  * About 320 ms at 960x544 and 640 ms at 1312x736 on one core (OpenCV's dnn uses the threads cv::setNumThreads
  * allows). `*out_count` may be 0. Free the array with CB_TextBoxes_free.
  */
