@@ -28,21 +28,6 @@ cv::Point2f storedPoint(int exif, cv::Point2f upright, cv::Size stored) {
     }
 }
 
-/// The inverse of storedPoint.
-cv::Point2f uprightPoint(int exif, cv::Point2f point, cv::Size stored) {
-    const float x = point.x, y = point.y, width = float(stored.width), height = float(stored.height);
-    switch (exif) {
-    case 2: return {width - x, y};
-    case 3: return {width - x, height - y};
-    case 4: return {x, height - y};
-    case 5: return {y, x};
-    case 6: return {height - y, x};
-    case 7: return {height - y, width - x};
-    case 8: return {y, width - x};
-    default: return point;
-    }
-}
-
 /// The rectangle spanned by two opposite corners mapped by `map` (a quarter turn or a mirror keeps it a rectangle).
 template <typename Map>
 cv::Rect2f mapped(const cv::Rect2f &rect, Map map) {
@@ -75,11 +60,16 @@ cv::Point2f Orientation::toStored(cv::Point2f point, cv::Size stored) const {
 }
 
 cv::Rect2f Orientation::toStored(const cv::Rect2f &rect, cv::Size stored) const {
-    return mapped(rect, [&](cv::Point2f point) { return storedPoint(exif, point, stored); });
+    return mapped(rect, [&](cv::Point2f point) { return toStored(point, stored); });
 }
 
 cv::Rect2f Orientation::toUpright(const cv::Rect2f &rect, cv::Size stored) const {
-    return mapped(rect, [&](cv::Point2f point) { return uprightPoint(exif, point, stored); });
+    // The stored picture is the upright one of the inverse turn: a quarter clockwise (6) and anticlockwise (8)
+    // undo each other, every other orientation undoes itself; the upright picture's sides are the stored ones,
+    // swapped by a quarter turn or a transposition (5 to 8).
+    const int inverse = exif == 6 ? 8 : exif == 8 ? 6 : exif;
+    const cv::Size upright = exif >= 5 ? cv::Size(stored.height, stored.width) : stored;
+    return mapped(rect, [&](cv::Point2f point) { return storedPoint(inverse, point, upright); });
 }
 
 Orientation exifOrientation(const std::vector<uint8_t> &jpeg) {

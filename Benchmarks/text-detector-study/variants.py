@@ -47,6 +47,9 @@ for ent, c in zip(entries, cache):
     img = cv2.imread(os.path.join(ROOT, ent["file"]))
     if "gray" in variant: img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     crops = [crop(img, q) for q in c["quads"]]
+    if variant.startswith("min"):
+        m = int(variant[3:])
+        crops = [cv2.resize(x, (max(1, round(x.shape[1] * m / x.shape[0])), m), interpolation=cv2.INTER_CUBIC) if x.shape[0] < m else x for x in crops]
     extra = ["-c", "user_defined_dpi=300"] if "dpi" in variant else []
     per.append(tess(crops, extra))
 print(variant, "none", score([[" ".join(a for a, _ in x) for x in tw] for tw in per]), "l55w50", score([filt(tw) for tw in per]), "l65w50", score([filt(tw, 65) for tw in per]))

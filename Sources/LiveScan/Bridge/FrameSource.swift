@@ -23,4 +23,8 @@ extension FrameSource {
     public var isLive: Bool { false }
     public var isVideo: Bool { false }
     public func close() {}
+
+    /// Neither a scene's frames nor a live source's: images, each read once with no frame budget to keep, and
+    /// sharing nothing with the one before (a line where the last image had one is another line).
+    var holdsStillImages: Bool { !isVideo && !isLive }
 }

@@ -144,7 +144,7 @@ public final class DataScanner: @unchecked Sendable {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
             }
             if !enginesInjected {
-                try makeEngines(stillImages: !source.isVideo && !source.isLive)
+                try makeEngines(stillImages: source.holdsStillImages)
             }
             running = true
             stopRequested = false
@@ -215,7 +215,7 @@ public final class DataScanner: @unchecked Sendable {
 
     // MARK: - Worker
 
-    /// `stillImages`: the source is an image or a folder of them (neither video nor live), read once each.
+    /// `stillImages`: the source `holdsStillImages` (an image or a folder of them).
     private func makeEngines(stillImages: Bool) throws {
         var symbologies = Set<Symbology>(), wantsBarcodes = false
         var languages: [String] = [], wantsText = false
@@ -254,9 +254,8 @@ public final class DataScanner: @unchecked Sendable {
         delegate?.dataScanner(self, didStartWith: source.info)
         var outcome = ScanOutcome(reason: .endOfSource)
         var selection = SingleItemSelection()
-        // Only a scene's frames share lines: in a folder of images, a line where the last image had one is
-        // another line, and a cached reading would carry the last image's text to it.
-        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled && (source.isVideo || source.isLive)
+        // Only a scene's frames share lines: a cached reading would carry the last image's text to the next.
+        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled && !source.holdsStillImages
             ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval, sameItem: sameItem) : nil
         var guide = Guide(locator: qrLocator)
         // A file's frames are all processed: decode the barcodes of the next ones meanwhile.
