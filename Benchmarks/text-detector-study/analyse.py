@@ -9,29 +9,8 @@ from shapely.geometry import Polygon
 
 
 def tess_conf(crops, height=None):
-    """Per crop: list of (word, conf)."""
-    out = [[] for _ in crops]
-    if not crops:
-        return out
-    with tempfile.TemporaryDirectory() as d:
-        names = []
-        for i, c in enumerate(crops):
-            if height:
-                s = height / c.shape[0]
-                c = cv2.resize(c, (max(1, int(round(c.shape[1] * s))), height), interpolation=cv2.INTER_CUBIC)
-            if os.environ.get("BORDER"): c = cv2.copyMakeBorder(c, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
-            p = os.path.join(d, f"c{i:04d}.png")
-            cv2.imwrite(p, c)
-            names.append(p)
-        lst = os.path.join(d, "list.txt")
-        open(lst, "w").write("\n".join(names) + "\n")
-        subprocess.run(["tesseract", lst, os.path.join(d, "out"), "--psm", "7", "-l", "eng", "tsv"],
-                       capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
-        for row in open(os.path.join(d, "out.tsv")).read().splitlines()[1:]:
-            f = row.split("\t")
-            if len(f) >= 12 and f[0] == "5" and f[11].strip():
-                out[int(f[1]) - 1].append((f[11], float(f[10])))
-    return out
+    """Per crop: list of (word, conf); a border only with BORDER set."""
+    return tesseract_words(crops, height, border=8 if os.environ.get("BORDER") else 0)
 
 
 side, lt = int(os.environ.get("SIDE", "736")), os.environ.get("LT", "min")

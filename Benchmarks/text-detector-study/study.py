@@ -60,9 +60,11 @@ def crop(img, q):
     return np.ascontiguousarray(d)
 
 
-def tesseract_batch(crops, minconf=0, height=None):
-    """One tesseract process over a list of crop files, --psm 7, tsv: text per crop (words with conf >= minconf)."""
-    out = [""] * len(crops)
+def tesseract_words(crops, height=None, border=8):
+    """One tesseract process over a list of crop files, --psm 7, tsv: per crop, its words with their confidence.
+    Crops are scaled to `height` when given and get a replicated `border` (Tesseract reads crops touching the
+    edge badly)."""
+    out = [[] for _ in crops]
     if not crops:
         return out
     with tempfile.TemporaryDirectory() as d:
@@ -71,27 +73,25 @@ def tesseract_batch(crops, minconf=0, height=None):
             if height:
                 s = height / c.shape[0]
                 c = cv2.resize(c, (max(1, int(round(c.shape[1] * s))), height), interpolation=cv2.INTER_CUBIC)
-            # white border: Tesseract reads crops touching the edge badly
-            c = cv2.copyMakeBorder(c, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
+            if border:
+                c = cv2.copyMakeBorder(c, border, border, border, border, cv2.BORDER_REPLICATE)
             p = os.path.join(d, f"c{i:04d}.png")
             cv2.imwrite(p, c)
             names.append(p)
         lst = os.path.join(d, "list.txt")
         open(lst, "w").write("\n".join(names) + "\n")
-        r = subprocess.run(["tesseract", lst, os.path.join(d, "out"), "--psm", "7", "-l", "eng", "tsv"],
-                           capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
-        rows = open(os.path.join(d, "out.tsv")).read().splitlines()[1:]
-        parts = {}
-        for row in rows:
+        subprocess.run(["tesseract", lst, os.path.join(d, "out"), "--psm", "7", "-l", "eng", "tsv"],
+                       capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+        for row in open(os.path.join(d, "out.tsv")).read().splitlines()[1:]:
             f = row.split("\t")
-            if len(f) < 12 or f[0] != "5":
-                continue
-            page, conf, text = int(f[1]) - 1, float(f[10]), f[11]
-            if conf >= minconf and text.strip():
-                parts.setdefault(page, []).append(text)
-        for k, v in parts.items():
-            out[k] = " ".join(v)
+            if len(f) >= 12 and f[0] == "5" and f[11].strip():
+                out[int(f[1]) - 1].append((f[11], float(f[10])))
     return out
+
+
+def tesseract_batch(crops, minconf=0, height=None):
+    """Text per crop: its words (tesseract_words) with conf >= minconf."""
+    return [" ".join(word for word, conf in found if conf >= minconf) for found in tesseract_words(crops, height)]
 
 
 def score(entries, texts_per_image):
