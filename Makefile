@@ -28,9 +28,9 @@ SANITIZE_FLAGS := --sanitize=address -Xcxx -fsanitize=undefined -Xcxx -fno-sanit
 # Then ThreadSanitizer over the same tests: the scanner's threads (capture, read-ahead, engines side by side).
 test-sanitize: setup
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $(SWIFT) test $(SANITIZE_FLAGS) \
-		--filter "LiveScanTests|BridgeTests"
+		--filter "LiveScanCoreTests|LiveScanTests|BridgeTests"
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path $(BUILD_DIR)/tsan \
-		--filter "LiveScanTests|BridgeTests"
+		--filter "LiveScanCoreTests|LiveScanTests|BridgeTests"
 
 # libFuzzer (Debian clang 14 + ASan/UBSan; swiftc -sanitize=fuzzer for the event log) over CBridge's image
 # and frame entry points and the event-log reader: saved crash inputs first, then 60 s per target.

@@ -15,6 +15,8 @@ let package = Package(
     name: "LiveScan",
     products: [
         .library(name: "LiveScan", targets: ["LiveScan"]),
+        // The pure-Swift core alone: items, tracking and the event log (schema, reader, report), no C library.
+        .library(name: "LiveScanCore", targets: ["LiveScanCore"]),
         .executable(name: "livescan", targets: ["livescan"]),
     ],
     targets: [
@@ -28,7 +30,10 @@ let package = Package(
             path: "CBridge",
             linkerSettings: (openCVModules + ffmpegLibraries).map { .linkedLibrary($0) }
         ),
-        .target(name: "LiveScan", dependencies: ["CBridge"], path: "Sources/LiveScan"),
+        // Layers the compiler keeps: LiveScanCore (Model, Tracking, the event log) imports nothing but Foundation;
+        // LiveScan (Bridge, Scanner, Annotation) is built on it and on CBridge, and re-exports it.
+        .target(name: "LiveScanCore", path: "Sources/LiveScanCore"),
+        .target(name: "LiveScan", dependencies: ["LiveScanCore", "CBridge"], path: "Sources/LiveScan"),
         .executableTarget(name: "livescan", dependencies: ["LiveScan"], path: "Sources/livescan"),
 
         // Synthetic scenes with exact ground truth, for the demo, the tests and the benchmarks.
@@ -48,7 +53,11 @@ let package = Package(
             path: "Benchmarks/engines"
         ),
 
-        .testTarget(name: "LiveScanTests", dependencies: ["LiveScan"], path: "Tests/LiveScanTests"),
+        // What the test targets share: observation makers and frames without an image library.
+        .target(name: "LiveScanTestSupport", dependencies: ["LiveScanCore"], path: "Tests/Support"),
+        .testTarget(name: "LiveScanCoreTests", dependencies: ["LiveScanCore", "LiveScanTestSupport"],
+                    path: "Tests/LiveScanCoreTests"),
+        .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "LiveScanTestSupport"], path: "Tests/LiveScanTests"),
         .testTarget(
             name: "BridgeTests",
             // CBridge too: a few tests call the C API directly, as a C caller would.

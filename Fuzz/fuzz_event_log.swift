@@ -1,5 +1,5 @@
 // libFuzzer target: any bytes as an event log, through EventLogReader(data:) and EventLogReport, and every
-// derived value `livescan report` prints. Compiled by scripts/fuzz.sh into one module with the LiveScan
+// derived value `livescan report` prints. Compiled by scripts/fuzz.sh into one module with the LiveScanCore
 // sources (so internal API is in reach), never by SwiftPM.
 import Foundation
 

@@ -61,7 +61,7 @@ libs=("${linked[@]/#/-l}" "${pkg_libs[@]}")
 sanitize=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 cxxflags=("${sanitize[@]}" -g -O1 -std=c++17 "${includes[@]}")
 
-mkdir -p "$out/obj/sanitized" "$out/obj/plain" "$out/modules/CBridge" "$out/logs"
+mkdir -p "$out/obj/sanitized" "$out/logs"
 bridge_headers=(CBridge/include/CBridge.h CBridge/*.hpp)
 
 # True when $1 is missing or older than any later argument.
@@ -75,8 +75,7 @@ stale() {
     return 1
 }
 
-# CBridge twice: instrumented for the C++ targets, plain for the Swift target (which fuzzes Swift code only
-# and links the bridge just because the LiveScan module does). Two compilers at a time, one per core.
+# CBridge instrumented for the C++ targets, two compilers at a time, one per core.
 build_bridge() {
     local flavour=$1 source object pids=()
     shift
@@ -93,7 +92,6 @@ build_bridge() {
 
 echo "fuzz: building into $out"
 build_bridge sanitized "${cxxflags[@]}"
-build_bridge plain -g -O1 -std=c++17 "${includes[@]}"
 
 for target in fuzz_image_decode fuzz_raw_frame; do
     if stale "$out/$target" "Fuzz/$target.cpp" Fuzz/FuzzInput.hpp "$out"/obj/sanitized/*.o "$self"; then
@@ -101,22 +99,12 @@ for target in fuzz_image_decode fuzz_raw_frame; do
     fi
 done
 
-# The event-log reader needs most of the LiveScan module (EventLog's writer side reaches the scanner's types,
-# the model reaches the bridge's options), so the target is the whole module plus the report renderers of
-# the command (all of Sources/livescan but its top-level main.swift), compiled as one module.
-cat >"$out/modules/CBridge/module.modulemap" <<EOF
-module CBridge {
-    header "$root/CBridge/include/CBridge.h"
-    export *
-}
-EOF
-mapfile -t swift_sources < <(find Sources/LiveScan Sources/livescan -name '*.swift' ! -path Sources/livescan/main.swift | sort)
-if stale "$out/fuzz_event_log" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$out"/obj/plain/*.o "$self"; then
-    # ld.gold warns once per ASan helper symbol it cannot export; nothing else is dropped. Swift warnings are
-    # off: the command's files import LiveScan, which they are now part of, and each says so.
-    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name LiveScan -suppress-warnings \
-        -I "$out/modules" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$out"/obj/plain/*.o \
-        "${libs[@]}" -lstdc++ -o "$out/fuzz_event_log" 2> >(grep -v "Cannot export local symbol" >&2)
+# The event-log reader and report are LiveScanCore's, which imports nothing but Foundation: the target is that
+# module's sources compiled with it, as one module (so internal API is in reach), with no C library.
+mapfile -t swift_sources < <(find Sources/LiveScanCore -name '*.swift' | sort)
+if stale "$out/fuzz_event_log" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$self"; then
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name LiveScanCore -package-name LiveScan \
+        Fuzz/fuzz_event_log.swift "${swift_sources[@]}" -o "$out/fuzz_event_log"
 fi
 echo "fuzz: built in $((SECONDS - started)) s"
 

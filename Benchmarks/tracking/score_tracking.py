@@ -7,7 +7,7 @@
 Inputs:
 - TRUTH.json from `livescan-scenes video PRESET OUT --truth TRUTH.json` (schema: GroundTruth in
   Sources/LiveScanScenes/GroundTruth.swift).
-- EVENTS.jsonl from `livescan scan VIDEO --events EVENTS.jsonl` (event log v1: Sources/LiveScan/Output/EventLog.swift).
+- EVENTS.jsonl from `livescan scan VIDEO --events EVENTS.jsonl` (event log v1: Sources/LiveScanCore/Output/EventLog.swift).
   Lines that are not JSON objects of a known event with the fields it needs are skipped and counted.
 
 Method:

@@ -283,7 +283,7 @@ import LiveScanScenes
         // The scanner reads an image file as a still.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-wide-\(UUID()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try picture.image.write(to: path)
+        try picture.bridgeImage().write(to: path)
         final class Added: DataScannerDelegate, @unchecked Sendable {
             let lock = NSLock()
             var values: [String] = []

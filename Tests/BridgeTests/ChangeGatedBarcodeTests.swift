@@ -132,15 +132,15 @@ import LiveScanScenes
         #expect(codes.count == 3)
         let boxes = codes.map { PixelRect(enclosing: $0.bounds) }
         for box in boxes {
-            let patch = try picture.image.copyPatch(box)
+            let patch = try picture.bridgeImage().copyPatch(box)
             let found = try movedImage.locate(patch, corners: PixelRect(x: box.x - 6, y: box.y - 6, width: 13, height: 13))
             #expect(found.score > 0.95)
             #expect(abs(found.x - Double(box.x + 3)) < 0.75 && abs(found.y - Double(box.y + 2)) < 0.75,
                     "found at \(found.x), \(found.y) for \(box.x + 3), \(box.y + 2)")
         }
         // The first code's pixels where the second code is: no match a reader could mistake.
-        let patch = try picture.image.copyPatch(boxes[0])
-        let elsewhere = try picture.image.locate(patch, corners: PixelRect(x: boxes[1].x - 6, y: boxes[1].y - 6,
+        let patch = try picture.bridgeImage().copyPatch(boxes[0])
+        let elsewhere = try picture.bridgeImage().locate(patch, corners: PixelRect(x: boxes[1].x - 6, y: boxes[1].y - 6,
                                                                           width: 13, height: 13))
         #expect(elsewhere.score < 0.5, "score \(elsewhere.score)")
     }
@@ -151,7 +151,7 @@ import LiveScanScenes
         let linear = try ZXingBarcodeDetector(options: BarcodeDetectorOptions(symbologies: [.ean13])).detect(in: picture)
         let box = try #require(linear.first).bounds.boundingBox
         let strip = PixelRect(x: Int(box.minX), y: Int((box.minY + box.maxY) / 2), width: Int(box.maxX - box.minX), height: 5)
-        let found = try picture.image.locate(picture.image.copyPatch(strip),
+        let found = try picture.bridgeImage().locate(picture.bridgeImage().copyPatch(strip),
                                              corners: PixelRect(x: strip.x - 4, y: strip.y - 4, width: 9, height: 9))
         // Bars look the same a row up or down: only the position across them is defined.
         #expect(found.score > 0.99 && abs(found.x - Double(strip.x)) < 0.5)

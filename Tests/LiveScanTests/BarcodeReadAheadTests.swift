@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveScan
+import LiveScanTestSupport
 
 @Suite struct BarcodeReadAheadTests {
     /// A detector slower on even frames, so frames decoded side by side finish out of order.
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func framesComeBackInOrderWithTheirOwnBarcodes() throws {
-        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), reading: .sideBySide(UnevenDetector()), depth: 3)
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), reading: WholeFrameReading(UnevenDetector()), depth: 3)
         defer { readAhead.stop() }
         var taken: [(Int, [String?])] = []
         while let (frame, barcodes) = try readAhead.next() {
@@ -35,7 +36,7 @@ import Testing
                 return frame
             }
         }
-        let readAhead = BarcodeReadAhead(source: CutSource(), reading: .sideBySide(UnevenDetector()), depth: 2)
+        let readAhead = BarcodeReadAhead(source: CutSource(), reading: WholeFrameReading(UnevenDetector()), depth: 2)
         defer { readAhead.stop() }
         var indices: [Int] = []
         #expect(throws: ScanError.sourceDamaged(source: "cut.mp4", reason: "truncated")) {
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func stoppingAnEndlessSourceMidwayReturns() throws {
-        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: nil), reading: .sideBySide(UnevenDetector()), depth: 2)
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: nil), reading: WholeFrameReading(UnevenDetector()), depth: 2)
         _ = try readAhead.next()
         readAhead.stop()  // the reader is blocked on a full queue: stop must wake it, not hang
     }

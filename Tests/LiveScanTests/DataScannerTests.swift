@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveScan
+import LiveScanTestSupport
 
 /// Blank 640x480 frames at 30 fps; `count` nil means endless (until the scanner stops). A video's frames, one
 /// scene; with `isVideo` false, a folder's images instead.
@@ -9,7 +10,6 @@ final class BlankFrameSource: FrameSource, @unchecked Sendable {
     let isVideo: Bool
     private let count: Int?
     private var next = 0
-    private let blank = [UInt8](repeating: 255, count: 640 * 480)
 
     init(count: Int?, isVideo: Bool = true) {
         self.count = count
@@ -25,8 +25,7 @@ final class BlankFrameSource: FrameSource, @unchecked Sendable {
         if count == nil {
             usleep(1000)  // an endless live source paces itself
         }
-        let image = try FrameImage(pixels: blank, width: info.width, height: info.height, channels: 1)
-        return Frame(image: image, index: next, time: Double(next) / 30)
+        return Frame(image: BlankPixels(width: info.width, height: info.height), index: next, time: Double(next) / 30)
     }
 }
 
@@ -77,7 +76,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
 @Suite struct DataScannerTests {
     @Test func scanToTheEndRemovesEverythingAndFinishes() throws {
         let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10), code("B", x: 300, y: 10)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
         try scanner.startScanning(BlankFrameSource(count: 5))
@@ -92,7 +91,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
 
     @Test func stopScanningRemovesEveryItem() async throws {
         let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10), code("B", x: 300, y: 10)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
         try scanner.startScanning(BlankFrameSource(count: nil))
@@ -109,7 +108,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
     /// an output that failed is `error` with its error, and a later request does not change either.
     @Test func theFirstStopRequestGivesTheReason() throws {
         let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         try scanner.startScanning(BlankFrameSource(count: nil))
         scanner.requestStop(.interrupted)
         scanner.requestStop(.stopped)
@@ -124,7 +123,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
 
     @Test func streamTakenBeforeStartingSeesTheScanAndEachScanGetsItsOwn() async throws {
         let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         let early = scanner.recognizedItems
         try scanner.startScanning(BlankFrameSource(count: 3))
         var snapshots: [[String]] = []
@@ -144,7 +143,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
     @Test func aStreamNobodyReadsHoldsOnlyTheNewestItems() async throws {
         // A code moving across 200 frames: dozens of changes, none of them read while the scan runs.
         let detector = ScriptedBarcodeDetector { index in [code("A", x: 10 + Double(index) * 2, y: 10)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
         let stream = scanner.recognizedItems
@@ -179,7 +178,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
 
     @Test func regionOfInterestDropsItemsOutsideIt() throws {
         let detector = ScriptedBarcodeDetector { _ in [code("in", x: 10, y: 10), code("out", x: 500, y: 400)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         scanner.regionOfInterest = Bounds(x: 0, y: 0, width: 320, height: 240)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
@@ -202,7 +201,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
             }
         }
         let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10)] }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
         try scanner.startScanning(FailingSource())
@@ -214,7 +213,7 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
 
     @Test func startingTwiceIsRefused() throws {
         let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: ScriptedBarcodeDetector { _ in [] },
-                                  textRecognizer: nil)
+                                  textRecognizer: nil, recognizesMultipleItems: true)
         try scanner.startScanning(BlankFrameSource(count: nil))
         #expect(throws: ScanError.self) { try scanner.startScanning(BlankFrameSource(count: 1)) }
         scanner.stopScanning()
@@ -274,7 +273,7 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
     @Test func settledLinesAreNotReadEveryFrame() throws {
         let lines = [line("Aisle 7 Shelf B", x: 0, y: 0), line("Keep dry and cool", x: 0, y: 100)]
         let recognizer = ScriptedTextRecognizer(lines: lines)
-        let scanner = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: recognizer)
+        let scanner = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: recognizer, recognizesMultipleItems: true)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
         try scanner.startScanning(BlankFrameSource(count: 60))
@@ -286,14 +285,14 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
 
         let everyFrame = ScriptedTextRecognizer(lines: lines)
         let uncached = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: everyFrame,
-                                   isHighFrameRateTrackingEnabled: false)
+                                   recognizesMultipleItems: true, isHighFrameRateTrackingEnabled: false)
         try uncached.startScanning(BlankFrameSource(count: 60))
         uncached.waitUntilFinished()
         #expect(everyFrame.reads == 2 * 60)
 
         // Images are not a scene: each is read whole, though its lines sit where the last image's did.
         let images = ScriptedTextRecognizer(lines: lines)
-        let folder = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: images)
+        let folder = DataScanner(recognizedDataTypes: [.text()], barcodeDetector: nil, textRecognizer: images, recognizesMultipleItems: true)
         try folder.startScanning(BlankFrameSource(count: 20, isVideo: false))
         folder.waitUntilFinished()
         #expect(images.reads == 2 * 20)
@@ -302,7 +301,7 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
     @Test func scannerKeepsOnlyLinesOfTheWantedType() throws {
         let lines = [line("Best before 12 Dec 2025", x: 0, y: 0), line("Keep dry and cool", x: 0, y: 100)]
         let scanner = DataScanner(recognizedDataTypes: [.text(textContentType: .dateTimeDuration)],
-                                  barcodeDetector: nil, textRecognizer: ScriptedTextRecognizer(lines: lines))
+                                  barcodeDetector: nil, textRecognizer: ScriptedTextRecognizer(lines: lines), recognizesMultipleItems: true)
         let delegate = RecordingDelegate()
         scanner.delegate = delegate
         try scanner.startScanning(BlankFrameSource(count: 3))
@@ -336,11 +335,53 @@ final class ScriptedTextRecognizer: TextRecognizer, @unchecked Sendable {
             index < 5 ? [.unreadableBarcode(.qr, bounds: Bounds(x: 10, y: 10, width: 40, height: 40))]
                 : [code("A", x: 10, y: 10, size: 40)]
         }
-        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil, recognizesMultipleItems: true)
         let recorder = GuidanceRecorder()
         scanner.delegate = recorder
         try scanner.startScanning(BlankFrameSource(count: 10))
         scanner.waitUntilFinished()
         #expect(recorder.hints == [.moveCloser, nil])
+    }
+}
+
+/// Records the regions it is asked to read (nil: the whole frame) and reads one code wherever it is asked.
+final class RecordingRegionDetector: RegionBarcodeDetector, @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedRegions: [(frame: Int, region: PixelRect?)] = []
+    var regions: [(frame: Int, region: PixelRect?)] { lock.withLock { storedRegions } }
+
+    func detect(in frame: Frame) throws -> [Observation] {
+        try detect(in: frame, region: nil)
+    }
+
+    func detect(in frame: Frame, region: PixelRect?) throws -> [Observation] {
+        lock.withLock { storedRegions.append((frame.index, region)) }
+        return [code("STILL", x: 200, y: 150, size: 120)]
+    }
+}
+
+@Suite struct ScanPlanTests {
+    /// The plan is chosen from the source and the engines, injected or not: a video read with a detector that
+    /// can read regions is read where it changed, whole only every `barcodeWholeReadInterval` frames.
+    @Test func aVideoIsReadWholeOnlyEveryIntervalWithInjectedEngines() throws {
+        let detector = RecordingRegionDetector()
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        let delegate = RecordingDelegate()
+        scanner.delegate = delegate
+        try scanner.startScanning(BlankFrameSource(count: 61))
+        scanner.waitUntilFinished()
+        let whole = detector.regions.filter { $0.region == nil }.map(\.frame)
+        #expect(whole == [0, 30, 60])
+        #expect(delegate.calls.first { $0.hasPrefix("add") } == "add STILL")
+    }
+
+    /// Images are not a scene: each is read whole, whatever the detector can do.
+    @Test func imagesAreEachReadWhole() throws {
+        let detector = RecordingRegionDetector()
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil)
+        try scanner.startScanning(BlankFrameSource(count: 5, isVideo: false))
+        scanner.waitUntilFinished()
+        #expect(detector.regions.map(\.frame).sorted() == [0, 1, 2, 3, 4])
+        #expect(detector.regions.allSatisfy { $0.region == nil })
     }
 }

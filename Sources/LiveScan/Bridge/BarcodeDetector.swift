@@ -3,6 +3,13 @@ public protocol BarcodeDetector: Sendable {
     func detect(in frame: Frame) throws -> [Observation]
 }
 
+/// A detector that can also read just part of a frame: what reading a video only where it changed needs
+/// (`ChangeGatedBarcodeReader`).
+public protocol RegionBarcodeDetector: BarcodeDetector {
+    /// Reads only `region` of the frame (nil: all of it); bounds stay in the frame's pixels.
+    func detect(in frame: Frame, region: PixelRect?) throws -> [Observation]
+}
+
 /// The zxing-cpp knobs a quality level turns.
 public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// The symbologies to look for; empty = all.

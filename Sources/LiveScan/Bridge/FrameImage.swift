@@ -111,3 +111,23 @@ extension CB_Rect {
                   height: Int32(clamping: rect.height))
     }
 }
+
+extension FrameImage: FramePixels {}
+
+extension Frame {
+    /// The frame's pixels as CBridge holds them: the decoded `FrameImage` itself, or for pixels made elsewhere
+    /// (a test's, an app's own) a gray copy, so every engine reads every frame.
+    public func bridgeImage() throws -> FrameImage {
+        if let decoded = image as? FrameImage {
+            return decoded
+        }
+        return try FrameImage(pixels: image.grayPixels(), width: width, height: height, channels: 1)
+    }
+
+    /// Calls `body` with the handle of `bridgeImage()`, kept alive until `body` returns (a copy made for it would
+    /// otherwise be freed as soon as its handle was read).
+    func withBridgeImage<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
+        let pixels = try bridgeImage()
+        return try withExtendedLifetime(pixels) { try body(pixels.handle) }
+    }
+}

@@ -115,8 +115,10 @@ public final class LearnedTextDetector: @unchecked Sendable {
         var boxes: UnsafeMutablePointer<CB_TextBox>?
         var count = 0
         try lock.withLock {
-            try check(CB_TextDetector_detect(handle, frame.image.handle, &raw, &boxes, &count)) {
-                .engineFailure("text detector: \($0)")
+            try frame.withBridgeImage { pixels in
+                try check(CB_TextDetector_detect(handle, pixels, &raw, &boxes, &count)) {
+                    .engineFailure("text detector: \($0)")
+                }
             }
         }
         defer { CB_TextBoxes_free(boxes) }

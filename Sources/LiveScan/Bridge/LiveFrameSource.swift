@@ -24,7 +24,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private let open: @Sendable () throws -> VideoSource
     private let reconnect: ReconnectPolicy?
     private let condition = NSCondition()
-    private var latest: (image: FrameImage, index: Int, time: Double)?
+    private var latest: (image: any FramePixels, index: Int, time: Double)?
     private var failure: ScanError?
     private var closed = false
     private var dropped = 0

@@ -9,7 +9,9 @@ public struct OpenCVQRCodeDetector: BarcodeDetector {
     public func detect(in frame: Frame) throws -> [Observation] {
         var barcodes: UnsafeMutablePointer<CB_Barcode>?
         var count = 0
-        try check(CB_QR_locate_and_decode(frame.image.handle, &barcodes, &count)) { .engineFailure("OpenCV: \($0)") }
+        try frame.withBridgeImage { pixels in
+            try check(CB_QR_locate_and_decode(pixels, &barcodes, &count)) { .engineFailure("OpenCV: \($0)") }
+        }
         defer { CB_Barcodes_free(barcodes, count) }
         return observations(from: barcodes, count: count)
     }
@@ -23,7 +25,9 @@ public struct OpenCVQRLocator: Sendable {
     public func locate(in frame: Frame) throws -> [Observation] {
         var quads: UnsafeMutablePointer<CB_Quad>?
         var count = 0
-        try check(CB_QR_locate(frame.image.handle, &quads, &count)) { .engineFailure("OpenCV: \($0)") }
+        try frame.withBridgeImage { pixels in
+            try check(CB_QR_locate(pixels, &quads, &count)) { .engineFailure("OpenCV: \($0)") }
+        }
         defer { CB_Quads_free(quads) }
         guard let quads else { return [] }
         return (0..<count).map { .unreadableBarcode(.qr, bounds: Bounds(quads[$0])) }

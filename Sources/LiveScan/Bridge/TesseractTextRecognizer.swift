@@ -81,7 +81,9 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
         var rects: UnsafeMutablePointer<CB_Rect>?
         var count = 0
-        try check(CB_TextRegions_find(frame.image.handle, &raw, &rects, &count)) { .engineFailure("OpenCV: \($0)") }
+        try frame.withBridgeImage { pixels in
+            try check(CB_TextRegions_find(pixels, &raw, &rects, &count)) { .engineFailure("OpenCV: \($0)") }
+        }
         defer { CB_Rects_free(rects) }
         guard let rects else { return [] }
         return (0..<count).map { index in
@@ -129,8 +131,10 @@ final class TesseractEngine {
     func readPage(in frame: Frame) throws -> [Observation] {
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
-        try check(CB_OCR_recognize(handle, frame.image.handle, nil, Int32(CB_PSM_AUTO.rawValue), 1, &lines, &count)) {
-            .engineFailure("Tesseract: \($0)")
+        try frame.withBridgeImage { pixels in
+            try check(CB_OCR_recognize(handle, pixels, nil, Int32(CB_PSM_AUTO.rawValue), 1, &lines, &count)) {
+                .engineFailure("Tesseract: \($0)")
+            }
         }
         defer { CB_TextLines_free(lines, count) }
         guard let lines else { return [] }
@@ -153,8 +157,10 @@ final class TesseractEngine {
         var quad = CB_Quad(region)
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
-        try check(CB_OCR_recognize_quad(handle, frame.image.handle, &quad, 0, &lines, &count)) {
-            .engineFailure("Tesseract: \($0)")
+        try frame.withBridgeImage { pixels in
+            try check(CB_OCR_recognize_quad(handle, pixels, &quad, 0, &lines, &count)) {
+                .engineFailure("Tesseract: \($0)")
+            }
         }
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }
@@ -187,8 +193,10 @@ final class TesseractEngine {
         let scale = min(max(options.cropHeight / Double(max(rect.height, 1)), 0.25), 4)
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
-        try check(CB_OCR_recognize(handle, frame.image.handle, &rect, Int32(CB_PSM_SINGLE_LINE.rawValue), Float(scale),
-                                   &lines, &count)) { .engineFailure("Tesseract: \($0)") }
+        try frame.withBridgeImage { pixels in
+            try check(CB_OCR_recognize(handle, pixels, &rect, Int32(CB_PSM_SINGLE_LINE.rawValue), Float(scale),
+                                       &lines, &count)) { .engineFailure("Tesseract: \($0)") }
+        }
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }
         // PSM 7 yields one line; should Tesseract split it anyway, the most confident part wins.

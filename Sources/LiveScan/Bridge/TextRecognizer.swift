@@ -15,25 +15,6 @@ extension TextRecognizer {
     }
 }
 
-extension [Observation] {
-    /// The text lines of one frame with the pieces of each line left out: a word that the locator also found on
-    /// its own, or a second crop of the same label, lies mostly inside the whole line's box and reads as part of
-    /// it. Of such readings the widest is the line; neighbouring lines of a page, which may overlap a little but
-    /// read differently, all stay.
-    func withoutPiecesOfLines() -> [Observation] {
-        var kept: [Observation] = []
-        for line in sorted(by: { $0.bounds.width > $1.bounds.width }) {
-            let isPiece = kept.contains { whole in
-                SameItem.isPiece(line.transcript ?? "", at: line.bounds, of: whole.transcript ?? "", at: whole.bounds)
-            }
-            if !isPiece {
-                kept.append(line)
-            }
-        }
-        return filter { line in kept.contains { $0 == line } }
-    }
-}
-
 extension Bounds {
     /// True when more than 30% of this box lies inside one of `others`: a text region on a barcode.
     func isMostlyCovered(by others: [Bounds]) -> Bool {

@@ -2,7 +2,7 @@ import Foundation
 internal import CBridge
 
 /// Every LiveScan symbology, read by zxing-cpp 3.1 through `ZXing::ReadBarcodes` (`CB_Barcode_read`).
-public struct ZXingBarcodeDetector: BarcodeDetector {
+public struct ZXingBarcodeDetector: RegionBarcodeDetector {
     public let options: BarcodeDetectorOptions
 
     public init(options: BarcodeDetectorOptions = BarcodeDetectorOptions()) {
@@ -13,7 +13,6 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
         try detect(in: frame, region: nil)
     }
 
-    /// Reads only `region` of the frame (nil: all of it); bounds stay in the frame's pixels.
     public func detect(in frame: Frame, region: PixelRect?) throws -> [Observation] {
         var raw = CB_BarcodeOptions()
         if let region {
@@ -28,7 +27,9 @@ public struct ZXingBarcodeDetector: BarcodeDetector {
         raw.try_any_angle = options.readsAnyAngle ? 1 : 0
         var barcodes: UnsafeMutablePointer<CB_Barcode>?
         var count = 0
-        try check(CB_Barcode_read(frame.image.handle, &raw, &barcodes, &count)) { .engineFailure("zxing-cpp: \($0)") }
+        try frame.withBridgeImage { pixels in
+            try check(CB_Barcode_read(pixels, &raw, &barcodes, &count)) { .engineFailure("zxing-cpp: \($0)") }
+        }
         defer { CB_Barcodes_free(barcodes, count) }
         return observations(from: barcodes, count: count)
     }

@@ -2,9 +2,10 @@ import Foundation
 
 /// Files only: the barcodes of the next frames are decoded while the current one is tracked. One thread
 /// reads frames ahead (bounded by `depth`) and hands each to a queue for barcode reading; `next()` returns
-/// frames strictly in order with their barcodes. A stateless detector reads frames side by side on a
-/// concurrent queue; a `ChangeGatedBarcodeReader`, which compares each frame with the last, reads them one
-/// after the other on a serial one. Text reading (whose cache depends on the previous frame) and tracking
+/// frames strictly in order with their barcodes. A reading that keeps nothing between frames reads them side
+/// by side on a concurrent queue; one that compares each frame with the last (`BarcodeReading.readsInOrder`)
+/// reads them one after the other on a serial one. While it runs, the read-ahead is the one thread that reads
+/// the source. Text reading (whose cache depends on the previous frame) and tracking
 /// stay on the scanner's thread.
 ///
 /// Live sources never use this: there the newest frame wins, and reading ahead would only add latency.
@@ -18,12 +19,6 @@ final class BarcodeReadAhead: @unchecked Sendable {
         init(frame: Frame?) {
             self.frame = frame
         }
-    }
-
-    /// How a frame's barcodes are read, and whether frames must be read in order.
-    enum Reading {
-        case sideBySide(any BarcodeDetector)
-        case inOrder(ChangeGatedBarcodeReader)
     }
 
     private let source: FrameSource
@@ -41,16 +36,10 @@ final class BarcodeReadAhead: @unchecked Sendable {
     private let readerFinished = DispatchSemaphore(value: 0)
 
     /// Starts reading `source` ahead: at most `depth` frames are read and not yet taken.
-    init(source: FrameSource, reading: Reading, depth: Int) {
+    init(source: FrameSource, reading: any BarcodeReading, depth: Int) {
         self.source = source
-        switch reading {
-        case let .sideBySide(detector):
-            read = { try detector.detect(in: $0) }
-            queue = DispatchQueue.global()
-        case let .inOrder(reader):
-            read = { try reader.barcodes(in: $0) }
-            queue = DispatchQueue(label: "LiveScan.barcodes")
-        }
+        read = { try reading.barcodes(in: $0) }
+        queue = reading.readsInOrder ? DispatchQueue(label: "LiveScan.barcodes") : DispatchQueue.global()
         self.depth = max(depth, 1)
         let reader = Thread { [self] in readFrames() }
         reader.name = "LiveScan.ahead"  // Linux keeps 15 characters of a name

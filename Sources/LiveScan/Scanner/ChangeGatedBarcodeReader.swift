@@ -17,7 +17,10 @@ import Foundation
 /// what cell means cannot see (a code coming into focus without its mean moving).
 ///
 /// Frames must come in order, from one thread or serial queue at a time (the read-ahead's).
-final class ChangeGatedBarcodeReader: @unchecked Sendable {
+final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
+    /// Each frame is compared with the one before.
+    var readsInOrder: Bool { true }
+
     /// The knobs. On the 720p tracking-mixed scene these read 6 % of the frame a frame (14 % without
     /// following codes) and keep every tracking score; a threshold of 3 with a margin of 2 read 26 % (H.264
     /// noise moves cell means by 3 to 4), and a margin of 0 cut moving codes, which then lost their identity.
@@ -100,7 +103,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     let configuration: Configuration
     /// What makes a fresh read a known code: the tracker's rule.
     let sameItem: SameItem
-    private let detector: ZXingBarcodeDetector
+    private let detector: any RegionBarcodeDetector
     /// The cell means as they were when each cell was last accounted for.
     private var reference: [UInt8] = []
     private var columns = 0
@@ -118,7 +121,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     /// Codes found again by their pixels instead of read.
     private(set) var codesFollowed = 0
 
-    init(detector: ZXingBarcodeDetector, configuration: Configuration,
+    init(detector: any RegionBarcodeDetector, configuration: Configuration,
          sameItem: SameItem = SameItem(configuration: TrackerConfiguration())) {
         self.detector = detector
         self.configuration = configuration
@@ -126,7 +129,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     }
 
     func barcodes(in frame: Frame) throws -> [Observation] {
-        let (means, columns, rows) = try frame.image.cellMeans(cell: configuration.cell)
+        let (means, columns, rows) = try frame.bridgeImage().cellMeans(cell: configuration.cell)
         framesSinceFullRead += 1
         guard means.count == reference.count, columns == self.columns, rows == self.rows,
               framesSinceFullRead < configuration.fullReadInterval, !means.isEmpty else {
@@ -248,7 +251,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
     private func read(_ frame: Frame, region: PixelRect?) throws -> [KnownCode] {
         try detector.detect(in: frame, region: region).map { observation in
             let clipped = PixelRect(enclosing: observation.bounds).clipped(toWidth: frame.width, height: frame.height)
-            let patch = clipped.width > 0 && clipped.height > 0 ? try frame.image.copyPatch(clipped) : nil
+            let patch = clipped.width > 0 && clipped.height > 0 ? try frame.bridgeImage().copyPatch(clipped) : nil
             return KnownCode(observation: observation, patch: patch, patchOrigin: (Double(clipped.x), Double(clipped.y)))
         }
     }
@@ -264,7 +267,7 @@ final class ChangeGatedBarcodeReader: @unchecked Sendable {
         let radius = 4 + Int(max(abs(step.dx), abs(step.dy)).rounded(.up))
         let corners = PixelRect(x: Int(expectedX.rounded()) - radius, y: Int(expectedY.rounded()) - radius,
                                 width: 2 * radius + 1, height: 2 * radius + 1)
-        let found = try frame.image.locate(patch, corners: corners)
+        let found = try frame.bridgeImage().locate(patch, corners: corners)
         guard found.score >= configuration.minFollowScore else { return false }
         let moved = (dx: found.x - code.patchOrigin.x, dy: found.y - code.patchOrigin.y)
         let before = code.observation.bounds

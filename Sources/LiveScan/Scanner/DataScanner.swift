@@ -44,13 +44,8 @@ public final class DataScanner: @unchecked Sendable {
     private var storedRegionOfInterest: Bounds?
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     private let textContentTypes: Set<TextContentType>?
-    private var barcodeDetector: (any BarcodeDetector)?
-    /// zxing-cpp alone, which can read a region of a frame: what change-gated reading of video files uses.
-    private var zxingDetector: ZXingBarcodeDetector?
-    /// For guidance: finds QR codes whether or not they decode.
-    private var qrLocator: OpenCVQRLocator?
-    private var textRecognizer: (any TextRecognizer)?
-    private var enginesInjected = false
+    /// The app's own engines; nil: made for each scan from `recognizedDataTypes` and `qualityLevel`.
+    private var injectedEngines: ScanEngines?
     private var stopRequested = false
     /// Why the scan was asked to stop, for its outcome: the first request's reason and error.
     private var stopReason = ScanOutcome.Reason.stopped
@@ -60,7 +55,6 @@ public final class DataScanner: @unchecked Sendable {
     private var running = false
     private var finished = DispatchSemaphore(value: 0)
     private var outcome: ScanOutcome?
-    private var currentItems: [RecognizedItem] = []
     private var itemsStream: AsyncStream<[RecognizedItem]>
     private var itemsContinuation: AsyncStream<[RecognizedItem]>.Continuation
     /// The stream of a finished scan is over; the next scan needs a new one.
@@ -90,13 +84,11 @@ public final class DataScanner: @unchecked Sendable {
 
     /// A scanner with engines of the caller's choosing (test doubles, a different detector).
     public convenience init(recognizedDataTypes: Set<RecognizedDataType>, barcodeDetector: (any BarcodeDetector)?,
-                            textRecognizer: (any TextRecognizer)?, recognizesMultipleItems: Bool = true,
+                            textRecognizer: (any TextRecognizer)?, recognizesMultipleItems: Bool = false,
                             isHighFrameRateTrackingEnabled: Bool = true) {
         self.init(recognizedDataTypes: recognizedDataTypes, recognizesMultipleItems: recognizesMultipleItems,
                   isHighFrameRateTrackingEnabled: isHighFrameRateTrackingEnabled)
-        self.barcodeDetector = barcodeDetector
-        self.textRecognizer = textRecognizer
-        enginesInjected = true
+        injectedEngines = ScanEngines(barcodeDetector: barcodeDetector, textRecognizer: textRecognizer)
     }
 
     /// The current items after every change, in reading order. The stream finishes when the scan ends;
@@ -139,28 +131,28 @@ public final class DataScanner: @unchecked Sendable {
     public func startScanning(_ source: FrameSource) throws {
         let source = Self.newestFirst(source)
         let configuredTracker = try Tracker(configuration: trackerConfiguration)
-        try lock.withLock {
+        let engines = try lock.withLock {
             guard !running else {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
             }
-            if !enginesInjected {
-                try makeEngines(stillImages: source.holdsStillImages)
-            }
+            let engines = try injectedEngines ?? ScanEngines.make(
+                for: recognizedDataTypes, qualityLevel: qualityLevel, isGuidanceEnabled: isGuidanceEnabled,
+                stillImages: source.holdsStillImages)
             running = true
             stopRequested = false
             stopReason = .stopped
             stopError = nil
             outcome = nil
-            currentItems = []
             finished = DispatchSemaphore(value: 0)
             if itemsStreamFinished {
                 (itemsStream, itemsContinuation) = Self.makeItemsStream()
                 itemsStreamFinished = false
             }
+            return engines
         }
         let worker = Thread { [self] in
             var tracker = configuredTracker
-            let outcome = run(source, tracker: &tracker)
+            let outcome = run(source, engines: engines, tracker: &tracker)
             lock.withLock {
                 self.outcome = outcome
                 running = false
@@ -215,37 +207,12 @@ public final class DataScanner: @unchecked Sendable {
 
     // MARK: - Worker
 
-    /// `stillImages`: the source `holdsStillImages` (an image or a folder of them).
-    private func makeEngines(stillImages: Bool) throws {
-        var symbologies = Set<Symbology>(), wantsBarcodes = false
-        var languages: [String] = [], wantsText = false
-        for type in recognizedDataTypes {
-            switch type {
-            case let .barcode(list):
-                wantsBarcodes = true
-                symbologies.formUnion(list.isEmpty ? Symbology.allCases : list)
-            case let .text(list, _):
-                wantsText = true
-                languages += list.filter { !languages.contains($0) }
-            }
-        }
-        if wantsBarcodes {
-            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(
-                symbologies: symbologies, stillImages: stillImages))
-            qrLocator = isGuidanceEnabled && symbologies.contains(.qr) ? OpenCVQRLocator() : nil
-            barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
-                ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
-            zxingDetector = zxing
-        }
-        if wantsText {
-            textRecognizer = try TesseractTextRecognizer(
-                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages,
-                                                  stillImages: stillImages))
-        }
-    }
-
-    private func run(_ source: FrameSource, tracker: inout Tracker) -> ScanOutcome {
-        let sameItem = SameItem(configuration: tracker.configuration)
+    /// The worker's loop: take a frame, recognise it, guide, track, deliver; until the source ends, a stop is
+    /// asked for or something fails. How frames are read was decided once, by the `ScanPlan`.
+    private func run(_ source: FrameSource, engines: ScanEngines, tracker: inout Tracker) -> ScanOutcome {
+        let plan = ScanPlan(source: source, engines: engines, qualityLevel: qualityLevel,
+                            isHighFrameRateTrackingEnabled: isHighFrameRateTrackingEnabled,
+                            sameItem: SameItem(configuration: tracker.configuration))
         lock.withLock { currentSource = source }
         defer {
             source.close()
@@ -254,21 +221,9 @@ public final class DataScanner: @unchecked Sendable {
         delegate?.dataScanner(self, didStartWith: source.info)
         var outcome = ScanOutcome(reason: .endOfSource)
         var selection = SingleItemSelection()
-        // Only a scene's frames share lines: a cached reading would carry the last image's text to the next.
-        var textCache: TextReadingCache? = isHighFrameRateTrackingEnabled && !source.holdsStillImages
-            ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval, sameItem: sameItem) : nil
-        var guide = Guide(locator: qrLocator)
-        // A file's frames are all processed: decode the barcodes of the next ones meanwhile.
-        let readAhead = source.isLive ? nil : barcodeDetector.map { detector in
-            if source.isVideo, let interval = qualityLevel.barcodeWholeReadInterval, let gated = zxingDetector {
-                // Deep enough that a whole read (about 10 ms at 720p) rarely stalls the frames behind it.
-                let reader = ChangeGatedBarcodeReader(detector: gated, configuration: .init(fullReadInterval: interval),
-                                                      sameItem: sameItem)
-                return BarcodeReadAhead(source: source, reading: .inOrder(reader), depth: 8)
-            }
-            return BarcodeReadAhead(source: source, reading: .sideBySide(detector),
-                                    depth: ProcessInfo.processInfo.activeProcessorCount)
-        }
+        var recognizer = FrameRecognizer(plan: plan, textContentTypes: textContentTypes)
+        var guide = Guide(locator: engines.qrLocator)
+        let feed = FrameFeed(source: source, plan: plan)
         while true {
             let stop = lock.withLock {
                 while paused && !stopRequested {
@@ -281,15 +236,15 @@ public final class DataScanner: @unchecked Sendable {
                 break
             }
             do {
-                let next = try readAhead.map { try $0.next() } ?? source.nextFrame().map { ($0, nil) }
-                guard let (frame, decodedBarcodes) = next else {
+                guard let (frame, decodedBarcodes) = try feed.next() else {
                     // A live source returns nil only when closed by requestStop.
                     if let stop = lock.withLock({ stopRequested ? (stopReason, stopError) : nil }) {
                         (outcome.reason, outcome.error) = stop
                     }
                     break
                 }
-                var observations = try recognize(frame, decodedBarcodes: decodedBarcodes, textCache: &textCache)
+                var observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
+                                                               regionOfInterest: regionOfInterest)
                 // Codes a detector located but could not read are hints for guidance, never items.
                 let located = observations.filter { !$0.isReadable }
                 observations.removeAll { !$0.isReadable }
@@ -316,7 +271,7 @@ public final class DataScanner: @unchecked Sendable {
                 break
             }
         }
-        readAhead?.stop()  // before the source is asked anything more: its reader thread is done after this
+        feed.stop()  // before the source is asked anything more: its reader thread is done after this
         outcome.framesDropped = source.droppedFrames
         var final = tracker.removeAll()
         if !recognizesMultipleItems {
@@ -327,65 +282,8 @@ public final class DataScanner: @unchecked Sendable {
         return outcome
     }
 
-    /// Barcodes and text of one frame. Unless the read-ahead already decoded the barcodes, the two engines
-    /// run side by side (one core each); text inside a decoded code is dropped afterwards, and the reading
-    /// cache keeps Tesseract to lines that are new.
-    private func recognize(_ frame: Frame, decodedBarcodes: [Observation]?, textCache: inout TextReadingCache?)
-        throws -> [Observation]
-    {
-        let regions = try textRecognizer?.lineRegions(in: frame) ?? []
-        let results = ConcurrentResults()
-        results.textCache = textCache
-        let readText: @Sendable () throws -> Void = {
-            guard let textRecognizer = self.textRecognizer else { return }
-            let read = { (region: Bounds) in try textRecognizer.readLine(in: frame, region: region) }
-            if var cache = results.textCache {
-                results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
-                results.textCache = cache
-            } else {
-                results.lines = try regions.compactMap(read)
-            }
-        }
-        if let decodedBarcodes {
-            results.barcodes = decodedBarcodes
-            try readText()
-        } else {
-            DispatchQueue.concurrentPerform(iterations: 2) { task in
-                do {
-                    if task == 0 {
-                        results.barcodes = try barcodeDetector?.detect(in: frame) ?? []
-                    } else {
-                        try readText()
-                    }
-                } catch {
-                    results.record(error)
-                }
-            }
-        }
-        textCache = results.textCache
-        if let error = results.error {
-            throw error
-        }
-        results.barcodes = results.barcodes.withoutRepeatedCodes()
-        let barcodeBounds = results.barcodes.map(\.bounds)
-        var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: barcodeBounds) }.withoutPiecesOfLines()
-        if let wanted = textContentTypes {
-            lines = lines.filter { line in wanted.contains { $0.matches(line.transcript ?? "") } }
-        }
-        var observations = results.barcodes + lines
-        if let region = regionOfInterest {
-            let box = region.boundingBox
-            observations = observations.filter {
-                let center = $0.bounds.center
-                return center.x >= box.minX && center.x <= box.maxX && center.y >= box.minY && center.y <= box.maxY
-            }
-        }
-        return observations
-    }
-
     private func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double) {
         guard !changes.isEmpty else { return }
-        lock.withLock { currentItems = items }
         let delegate = self.delegate
         delegate?.dataScanner(self, didChange: ScanChanges(
             frameIndex: frameIndex, time: time, added: changes.added, updated: changes.updated,
@@ -400,22 +298,5 @@ public final class DataScanner: @unchecked Sendable {
             delegate?.dataScanner(self, didUpdate: changes.updated, allItems: items)
         }
         itemsContinuation.yield(items)
-    }
-}
-
-/// What the two engines of one frame found, written from two threads (each its own field).
-private final class ConcurrentResults: @unchecked Sendable {
-    var barcodes: [Observation] = []
-    var lines: [Observation] = []
-    var textCache: TextReadingCache?
-    private let lock = NSLock()
-    private(set) var error: Error?
-
-    func record(_ failure: Error) {
-        lock.withLock {
-            if error == nil {
-                error = failure
-            }
-        }
     }
 }

@@ -55,7 +55,7 @@ struct Guide {
                 $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2
             }
         }
-        let hint = monitor.guidance(undecodedCodes: undecoded.count, sharpness: (try? frame.image.sharpness()) ?? 0)
+        let hint = monitor.guidance(undecodedCodes: undecoded.count, sharpness: (try? frame.bridgeImage().sharpness()) ?? 0)
         guard hint != current else { return nil }
         current = hint
         return Change(guidance: hint)

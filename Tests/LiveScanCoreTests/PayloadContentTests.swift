@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveScan
+@testable import LiveScanCore
 
 /// The payload parsers on published real-world samples, on common generator output, and on damaged input.
 @Suite("PayloadContent")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveScan
+@testable import LiveScanCore
 
 @Suite struct EventLogTests {
     let id = UUID(uuidString: "6F1D3C1E-0000-4000-8000-000000000001")!

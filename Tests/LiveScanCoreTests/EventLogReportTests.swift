@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import LiveScan
+import LiveScanCore
 
 @Suite struct EventLogReportTests {
     static let start = #"{"event":"start","v":1,"source":"x.mp4","width":640,"height":480,"fps":10,"config":{}}"#

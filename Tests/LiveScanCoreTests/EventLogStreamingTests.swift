@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveScan
+@testable import LiveScanCore
 
 /// `livescan report` streams a log: any size, any garbage, in bounded memory, with the same report as a whole read.
 @Suite struct EventLogStreamingTests {

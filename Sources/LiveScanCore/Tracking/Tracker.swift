@@ -18,9 +18,9 @@ public struct TrackerChanges: Sendable, Equatable {
 /// Turns per-frame observations into items with stable ids (pure Swift: no OpenCV, no camera).
 ///
 /// Each frame: predict every track forward, pair observations with tracks (`SameItem`), start a
-/// tentative track for each unpaired observation, confirm tracks with enough sightings (added), report
-/// confirmed tracks that moved beyond `updateDistance` or changed their value (updated), and end tracks
-/// unseen for longer than `gracePeriod` (removed; tentative ones vanish silently).
+/// tentative track for each unpaired observation, then tell every track whether it was seen; the track
+/// decides its own transition (`Track.wasSeen`, `wasMissed`: added, updated, lost, removed) and the tracker
+/// collects what they report.
 /// IDs belong to this tracker instance.
 public struct Tracker: Sendable {
     public let configuration: TrackerConfiguration
@@ -33,7 +33,7 @@ public struct Tracker: Sendable {
 
     /// Every confirmed item, including those briefly unseen, in reading order.
     public var items: [RecognizedItem] {
-        tracks.filter { $0.state == .confirmed }.map(\.item).sortedInReadingOrder()
+        tracks.filter(\.isReported).map(\.item).sortedInReadingOrder()
     }
 
     /// Feeds the observations of the frame with index `frame` at media time `time`.
@@ -51,52 +51,27 @@ public struct Tracker: Sendable {
             seen.insert(tracks.count - 1)
         }
 
-        var survivors: [Track] = []
-        for (index, var track) in tracks.enumerated() {
-            if !seen.contains(index) {
-                if time - track.lastSeenTime > configuration.gracePeriod {
-                    if track.state == .confirmed {
-                        changes.removed.append(track.item)
-                    }
-                    continue
-                }
-                survivors.append(track)
-                continue
+        for index in tracks.indices {
+            let event = seen.contains(index) ? tracks[index].wasSeen(configuration)
+                : tracks[index].wasMissed(at: time, configuration)
+            switch event {
+            case .added(let item): changes.added.append(item)
+            case .updated(let item): changes.updated.append(item)
+            case .removed(let item): changes.removed.append(item)
+            case nil: break
             }
-            switch track.state {
-            case .tentative:
-                let needed = track.kind == .barcode ? configuration.barcodeConfirmations
-                    : configuration.textConfirmations
-                if track.hits >= needed {
-                    track.state = .confirmed
-                    track.reported = track.item
-                    changes.added.append(track.item)
-                }
-            case .confirmed:
-                let item = track.item
-                if let reported = track.reported, hasChanged(from: reported, to: item) {
-                    track.reported = item
-                    changes.updated.append(item)
-                }
-            }
-            survivors.append(track)
         }
-        tracks = survivors
+        tracks.removeAll { $0.state == .removed }
         changes.added = changes.added.sortedInReadingOrder()
         changes.updated = changes.updated.sortedInReadingOrder()
         changes.removed = changes.removed.sortedInReadingOrder()
         return changes
     }
 
-    /// Ends every track: the confirmed ones come back as removed (DataScanner's stopScanning).
+    /// Ends every track: the reported ones come back as removed (DataScanner's stopScanning).
     public mutating func removeAll() -> TrackerChanges {
-        let removed = tracks.filter { $0.state == .confirmed }.map(\.item)
+        let removed = tracks.filter(\.isReported).map(\.item)
         tracks.removeAll()
         return TrackerChanges(removed: removed.sortedInReadingOrder())
-    }
-
-    private func hasChanged(from reported: RecognizedItem, to current: RecognizedItem) -> Bool {
-        reported.value != current.value
-            || reported.bounds.largestCornerMove(to: current.bounds) > configuration.updateDistance
     }
 }

@@ -34,7 +34,7 @@ func transcriptSimilarity(_ a: String, _ b: String) -> Double {
 }
 
 /// Levenshtein distance over characters: the fewest insertions, deletions and substitutions.
-func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     let left = Array(a), right = Array(b)
     guard !left.isEmpty, !right.isEmpty else { return max(left.count, right.count) }
     var previous = Array(0...right.count)

@@ -14,27 +14,37 @@
 ///   same line however a hand shakes the camera. A piece of a line (`isPiece`) is the line too: a line
 ///   entering from the frame's edge is read first as its last word, then grows to the whole line, one item.
 ///   A region not read yet has only its place: `isSamePlace`, else `isGrownOrShrunk`.
-struct SameItem: Sendable {
+package struct SameItem: Sendable {
     /// An earlier sighting of an item, as the rule needs it.
-    struct Sighting {
+    package struct Sighting {
         var observation: Observation
         /// Where it should be in the frame being paired: its last bounds carried on by its motion.
         var expected: Bounds
         /// The reading its transcript vote has settled on, if any.
         var settledReading: String? = nil
+
+        package init(observation: Observation, expected: Bounds, settledReading: String? = nil) {
+            self.observation = observation
+            self.expected = expected
+            self.settledReading = settledReading
+        }
     }
 
     /// Transcript similarity of two readings of one line through OCR flicker (HELLO / HELL0 is 0.8).
-    static let sameReading = 0.8
+    package static let sameReading = 0.8
     /// Overlap (IoU) above which two reads of one payload in one frame are one code. A code read from two sets
     /// of rows, or by two readers, overlaps itself far more; twins do not overlap at all.
-    static let oneCodeOverlap = 0.3
+    package static let oneCodeOverlap = 0.3
 
-    let configuration: TrackerConfiguration
+    package let configuration: TrackerConfiguration
+
+    package init(configuration: TrackerConfiguration) {
+        self.configuration = configuration
+    }
 
     /// Pairs earlier sightings with this frame's observations, cheapest pair first; every index appears at most
     /// once.
-    func pairs(_ earlier: [Sighting], _ seen: [Observation]) -> [(earlier: Int, seen: Int)] {
+    package func pairs(_ earlier: [Sighting], _ seen: [Observation]) -> [(earlier: Int, seen: Int)] {
         var candidates: [(earlier: Int, seen: Int, cost: Double)] = []
         for (earlierIndex, sighting) in earlier.enumerated() {
             for (seenIndex, observation) in seen.enumerated() where observation.kind == sighting.observation.kind {
@@ -57,7 +67,7 @@ struct SameItem: Sendable {
     }
 
     /// The cost of explaining `observation` as the item of `sighting` seen again; nil when it cannot be.
-    func cost(of observation: Observation, as sighting: Sighting) -> Double? {
+    package func cost(of observation: Observation, as sighting: Sighting) -> Double? {
         let expected = sighting.expected
         let distance = expected.center.distance(to: observation.bounds.center)
         switch observation.kind {
@@ -85,13 +95,13 @@ struct SameItem: Sendable {
     }
 
     /// Two boxes of text are one place: they overlap by `textOverlap`.
-    func isSamePlace(_ region: Bounds, as remembered: Bounds) -> Bool {
+    package func isSamePlace(_ region: Bounds, as remembered: Bounds) -> Bool {
         region.intersectionOverUnion(remembered) >= configuration.textOverlap
     }
 
     /// A text region that is not the same place as any remembered line may be one of them grown or shrunk:
     /// one box lies within the other (the line is coming into view or leaving it, or is partly hidden).
-    static func isGrownOrShrunk(_ region: Bounds, from remembered: Bounds) -> Bool {
+    package static func isGrownOrShrunk(_ region: Bounds, from remembered: Bounds) -> Bool {
         region.share(coveredBy: remembered) >= 0.8 || remembered.share(coveredBy: region) >= 0.8
     }
 
@@ -99,7 +109,7 @@ struct SameItem: Sendable {
     /// line of a page, whose box may overlap a little and whose words may repeat, is not), and it reads as a
     /// stretch of it (through flicker: `sameReading`). A word the locator also found on its own, a second crop
     /// of a label, a line half in view are pieces.
-    static func isPiece(_ reading: String, at bounds: Bounds, of line: String, at lineBounds: Bounds) -> Bool {
+    package static func isPiece(_ reading: String, at bounds: Bounds, of line: String, at lineBounds: Bounds) -> Bool {
         let (piece, whole) = (bounds.boundingBox, lineBounds.boundingBox)
         let sharedRows = min(piece.maxY, whole.maxY) - max(piece.minY, whole.minY)
         guard !reading.isEmpty, bounds.share(coveredBy: lineBounds) > 0.3, sharedRows >= 0.6 * bounds.height else {
@@ -111,7 +121,7 @@ struct SameItem: Sendable {
     /// More of a line came into view: `reading` holds `earlier` and more, and its box grew by at least half
     /// the width the extra characters take in `earlier`, so that the extra is text come into view, not a
     /// misreading of the same pixels.
-    static func isMoreOfLine(_ reading: String, at bounds: Bounds, than earlier: String, at earlierBounds: Bounds)
+    package static func isMoreOfLine(_ reading: String, at bounds: Bounds, than earlier: String, at earlierBounds: Bounds)
         -> Bool
     {
         guard reading.count > earlier.count, isPiece(earlier, at: earlierBounds, of: reading, at: bounds) else {
@@ -122,7 +132,7 @@ struct SameItem: Sendable {
     }
 
     /// Two reads of one frame are one code: the same identity, overlapping.
-    static func isOneCode(_ one: Observation, _ other: Observation) -> Bool {
+    package static func isOneCode(_ one: Observation, _ other: Observation) -> Bool {
         hasSameIdentity(one, other) && one.bounds.intersectionOverUnion(other.bounds) > oneCodeOverlap
     }
 

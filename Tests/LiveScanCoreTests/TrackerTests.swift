@@ -1,15 +1,7 @@
 import Foundation
 import Testing
-@testable import LiveScan
-
-/// A barcode observation whose top-left corner is at (x, y).
-func code(_ payload: String, x: Double, y: Double, size: Double = 80, symbology: Symbology = .qr) -> Observation {
-    .barcode(symbology, data: Data(payload.utf8), string: payload, bounds: Bounds(x: x, y: y, width: size, height: size))
-}
-
-func line(_ transcript: String, x: Double, y: Double, confidence: Double = 0.9) -> Observation {
-    .text(transcript, confidence: confidence, bounds: Bounds(x: x, y: y, width: 300, height: 40))
-}
+@testable import LiveScanCore
+import LiveScanTestSupport
 
 /// Runs the tracker over per-frame observations at 30 fps and collects every change with its frame.
 struct Run {
@@ -78,6 +70,35 @@ struct Run {
         #expect(run.removed.first?.frame == 16)
         #expect(run.removed.first?.item.id == run.added.first?.item.id)
         #expect(run.tracker.items.isEmpty)
+    }
+
+    /// The track decides its own transitions: tentative until enough sightings, confirmed while seen, lost (still
+    /// an item) while unseen within the grace period, removed after it; a tentative track ends unreported.
+    @Test func aTrackGoesThroughItsStates() throws {
+        let configuration = TrackerConfiguration()
+        var text = Track(id: UUID(), observation: line("EXIT", x: 0, y: 0), frame: 0, time: 0)
+        #expect(text.state == .tentative && !text.isReported)
+        #expect(text.wasSeen(configuration) == nil)  // one reading of a line is not enough
+        #expect(text.wasMissed(at: 0.6, configuration) == nil)
+        #expect(text.state == .removed)
+
+        var barcode = Track(id: UUID(), observation: code("A", x: 0, y: 0), frame: 0, time: 0)
+        guard case .added(let added)? = barcode.wasSeen(configuration) else {
+            Issue.record("a decoded code is added at its first sighting")
+            return
+        }
+        #expect(barcode.state == .confirmed && added.id == barcode.id)
+        #expect(barcode.wasMissed(at: 0.2, configuration) == nil)
+        #expect(barcode.state == .lost && barcode.isReported)
+        barcode.absorb(code("A", x: 0, y: 0), frame: 9, time: 0.3)
+        #expect(barcode.wasSeen(configuration) == nil)  // back where it was: nothing to update
+        #expect(barcode.state == .confirmed)
+        #expect(barcode.wasMissed(at: 0.7, configuration) == nil)
+        guard case .removed(let removed)? = barcode.wasMissed(at: 0.81, configuration) else {
+            Issue.record("a code unseen for longer than the grace period is removed")
+            return
+        }
+        #expect(barcode.state == .removed && removed.id == barcode.id)
     }
 
     @Test func twinPayloadsSideBySideAreTwoItems() throws {

@@ -1,12 +1,29 @@
 import Foundation
 
-/// One physical item followed across frames: its identity, its state and what it was last seen as.
+/// One physical item followed across frames: its identity, what it was last seen as, and its state, whose
+/// transitions it decides itself (the tracker pairs, then tells each track whether it was seen):
+///
+///     tentative --enough sightings--> confirmed <--seen again-- lost
+///         |                              \--unseen--> lost --unseen past the grace period--> removed
+///         \--unseen past the grace period--> removed (never reported)
 struct Track: Sendable {
     enum State: Sendable {
         /// Seen, not yet reported: waiting for enough sightings.
         case tentative
-        /// Reported with an add; stays so while unseen for less than the grace period.
+        /// Reported with an add, and seen in the last frame.
         case confirmed
+        /// Reported, not seen in the last frame, for less than the grace period: it is still an item (briefly
+        /// hidden or missed) and keeps its id if it is seen again.
+        case lost
+        /// Ended: removed if it was reported, never shown if it was tentative. The tracker drops it.
+        case removed
+    }
+
+    /// What a transition tells the scanner.
+    enum Event: Sendable, Equatable {
+        case added(RecognizedItem)
+        case updated(RecognizedItem)
+        case removed(RecognizedItem)
     }
 
     let id: UUID
@@ -32,6 +49,47 @@ struct Track: Sendable {
     }
 
     var kind: Observation.Kind { lastObservation.kind }
+
+    /// Whether the scanner shows it: added, and not yet removed.
+    var isReported: Bool { state == .confirmed || state == .lost }
+
+    /// It was seen in this frame (after `absorb`): a tentative track with enough sightings is added; a reported
+    /// one is updated when its value changed or a corner moved beyond `updateDistance`.
+    mutating func wasSeen(_ configuration: TrackerConfiguration) -> Event? {
+        switch state {
+        case .tentative:
+            let needed = kind == .barcode ? configuration.barcodeConfirmations : configuration.textConfirmations
+            guard hits >= needed else { return nil }
+            state = .confirmed
+            reported = item
+            return .added(item)
+        case .confirmed, .lost:
+            state = .confirmed
+            let current = item
+            guard let reported, reported.value != current.value
+                || reported.bounds.largestCornerMove(to: current.bounds) > configuration.updateDistance
+            else { return nil }
+            self.reported = current
+            return .updated(current)
+        case .removed:
+            return nil
+        }
+    }
+
+    /// It was not seen in the frame at `time`: it is lost, and removed once unseen for longer than the grace
+    /// period (silently if it was never reported).
+    mutating func wasMissed(at time: Double, _ configuration: TrackerConfiguration) -> Event? {
+        guard state != .removed else { return nil }
+        guard time - lastSeenTime > configuration.gracePeriod else {
+            if state == .confirmed {
+                state = .lost
+            }
+            return nil
+        }
+        let wasReported = isReported
+        state = .removed
+        return wasReported ? .removed(item) : nil
+    }
 
     /// Where the item should be at `time`, moving on at its last velocity.
     func predictedBounds(at time: Double) -> Bounds {

@@ -143,7 +143,7 @@ public final class Annotator: @unchecked Sendable {
         -> FrameImage
     {
         let region = regionOfInterest.map { FrameAnnotation(bounds: $0, kind: .region, label: "region of interest") }
-        return try frame.image.annotated(with: (region.map { [$0] } ?? []) + items.map { item in
+        return try frame.bridgeImage().annotated(with: (region.map { [$0] } ?? []) + items.map { item in
             let kind: FrameAnnotation.Kind
             switch item {
             case .barcode: kind = .barcode

@@ -1,26 +1,6 @@
-/// What the scanner looks for, as VisionKit's `DataScannerViewController.RecognizedDataType`.
-public enum RecognizedDataType: Sendable, Hashable {
-    /// Lines of text in the given Tesseract languages (empty = English), optionally only of one kind.
-    case text(languages: [String] = [], textContentType: TextContentType? = nil)
-    /// Barcodes of the given symbologies (empty = every symbology).
-    case barcode(symbologies: [Symbology] = [])
-}
-
-/// How much work the scanner spends per frame, as VisionKit's `QualityLevel`. Each level sets the knobs
-/// below; README's "Quality levels" table has their measured speed and accuracy.
-public enum QualityLevel: String, Sendable, CaseIterable {
-    /// zxing-cpp without tryHarder on frames at most 1280 px, rows and columns only (no search for turned linear
-    /// codes); text looked for at 960 px, lines read at 32 pixels tall, settled lines re-read every 30 frames.
-    case fast
-    /// zxing-cpp tryHarder and tryRotate (as ZXingReader) on frames at most 1920 px, and when no QR code
-    /// was read, second chances for one (the frame halved; small frames doubled); linear codes at any angle
-    /// (`readsAnyAngle`: about 1 ms a 720p frame whose codes all read whole); text looked for at
-    /// 1280 px, read at 40 pixels tall, re-read every 15 frames. The default.
-    case balanced
-    /// Also light-on-dark 2-D codes (a second, inverted read) and OpenCV's QR locator, on frames of any
-    /// size; text looked for at 1920 px, read at 48 pixels tall, re-read every 8 frames.
-    case accurate
-
+/// What each quality level asks of the engines: the one mapping from `QualityLevel` (a core value, VisionKit's
+/// name for how much work to spend) to the zxing-cpp and text knobs of the Bridge.
+extension QualityLevel {
     /// The zxing-cpp knobs of this level, for the given symbologies. A still image is read once, with no frame
     /// budget to keep: from `balanced` up it is read at its full size (a 12-megapixel photo of 60 small QR codes
     /// read 49 of them at 1920 px, 60 at full size), also through zxing-cpp's downscaled passes (a QR code
@@ -55,22 +35,6 @@ public enum QualityLevel: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether OpenCV's QR locator runs after zxing-cpp (it costs 60-110 ms a 720p frame).
-    public var usesQRLocator: Bool { self == .accurate }
-
-    /// Video files: frames between whole reads for barcodes; in between, only the parts of a frame that
-    /// changed are read (`ChangeGatedBarcodeReader`). nil: every frame is read whole. Live sources and images
-    /// are always read whole: a live scan takes the newest frame, not the next, and images are not a scene.
-    /// `fast` reads whole frames: without tryHarder, zxing-cpp scans a region on other rows than the whole
-    /// frame, and its one-row boxes of linear codes then jumped (2 and 4 ID switches on the tracking scenes).
-    public var barcodeWholeReadInterval: Int? {
-        switch self {
-        case .fast: return nil
-        case .balanced: return 30
-        case .accurate: return nil
-        }
-    }
-
     /// The text knobs of this level: where lines are looked for and how tall their crops are read. For still
     /// images (`stillImages`), `balanced` and `accurate` find lines with the learned detector
     /// (`TextRecognizerOptions.detector`): on ICDAR 2015's scene photos it finds what the edge locator misses
@@ -87,6 +51,22 @@ public enum QualityLevel: String, Sendable, CaseIterable {
             options.detector = TextDetectorOptions()
         }
         return options
+    }
+
+    /// Whether OpenCV's QR locator runs after zxing-cpp (it costs 60-110 ms a 720p frame).
+    public var usesQRLocator: Bool { self == .accurate }
+
+    /// Video files: frames between whole reads for barcodes; in between, only the parts of a frame that
+    /// changed are read (`ChangeGatedBarcodeReader`). nil: every frame is read whole. Live sources and images
+    /// are always read whole: a live scan takes the newest frame, not the next, and images are not a scene.
+    /// `fast` reads whole frames: without tryHarder, zxing-cpp scans a region on other rows than the whole
+    /// frame, and its one-row boxes of linear codes then jumped (2 and 4 ID switches on the tracking scenes).
+    public var barcodeWholeReadInterval: Int? {
+        switch self {
+        case .fast: return nil
+        case .balanced: return 30
+        case .accurate: return nil
+        }
     }
 
     /// Frames between re-reads of a text line whose readings agree (the interval doubles as they keep

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import LiveScan
+@testable import LiveScanCore
+import LiveScanTestSupport
 
 /// What makes two observations one item, in one frame and across frames.
 @Suite struct SameItemTests {

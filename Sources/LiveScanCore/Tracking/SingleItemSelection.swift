@@ -2,11 +2,13 @@ import Foundation
 
 /// `recognizesMultipleItems == false`: of everything tracked, show one item, the one nearest the centre
 /// of the region of interest, and keep it until it leaves; then the next nearest is added.
-struct SingleItemSelection: Sendable {
-    private(set) var selected: UUID?
+package struct SingleItemSelection: Sendable {
+    package private(set) var selected: UUID?
+
+    package init() {}
 
     /// Narrows one frame's changes and item list to the selected item.
-    mutating func narrow(_ changes: TrackerChanges, allItems: [RecognizedItem], center: Point)
+    package mutating func narrow(_ changes: TrackerChanges, allItems: [RecognizedItem], center: Point)
         -> (changes: TrackerChanges, items: [RecognizedItem])
     {
         var narrowed = TrackerChanges()

@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+
+/// One frame's observations: its barcodes (read here unless the read-ahead read them) and its text lines,
+/// the two side by side (one core each); then text inside a decoded code, pieces of lines and lines of kinds
+/// not asked for are dropped, and only what lies in the region of interest is kept. The reading cache keeps
+/// Tesseract to lines that are new.
+struct FrameRecognizer {
+    let barcodes: (any BarcodeReading)?
+    let text: (any TextRecognizer)?
+    var textCache: TextReadingCache?
+    /// nil = every line of text; otherwise only lines holding one of these kinds of content.
+    let textContentTypes: Set<TextContentType>?
+
+    init(plan: ScanPlan, textContentTypes: Set<TextContentType>?) {
+        barcodes = plan.barcodes
+        text = plan.text
+        textCache = plan.textCache
+        self.textContentTypes = textContentTypes
+    }
+
+    mutating func observations(in frame: Frame, decodedBarcodes: [Observation]?, regionOfInterest: Bounds?)
+        throws -> [Observation]
+    {
+        let regions = try text?.lineRegions(in: frame) ?? []
+        let results = ConcurrentResults()
+        results.textCache = textCache
+        let readText: @Sendable () throws -> Void = { [text] in
+            guard let text else { return }
+            let read = { (region: Bounds) in try text.readLine(in: frame, region: region) }
+            if var cache = results.textCache {
+                results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
+                results.textCache = cache
+            } else {
+                results.lines = try regions.compactMap(read)
+            }
+        }
+        if let decodedBarcodes {
+            results.barcodes = decodedBarcodes
+            try readText()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: 2) { [barcodes] task in
+                do {
+                    if task == 0 {
+                        results.barcodes = try barcodes?.barcodes(in: frame) ?? []
+                    } else {
+                        try readText()
+                    }
+                } catch {
+                    results.record(error)
+                }
+            }
+        }
+        textCache = results.textCache
+        if let error = results.error {
+            throw error
+        }
+        let codes = results.barcodes.withoutRepeatedCodes()
+        let codeBounds = codes.map(\.bounds)
+        var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: codeBounds) }.withoutPiecesOfLines()
+        if let wanted = textContentTypes {
+            lines = lines.filter { line in wanted.contains { $0.matches(line.transcript ?? "") } }
+        }
+        let observations = codes + lines
+        guard let box = regionOfInterest?.boundingBox else { return observations }
+        return observations.filter {
+            let center = $0.bounds.center
+            return center.x >= box.minX && center.x <= box.maxX && center.y >= box.minY && center.y <= box.maxY
+        }
+    }
+}
+
+/// What the two engines of one frame found, written from two threads (each its own field).
+private final class ConcurrentResults: @unchecked Sendable {
+    var barcodes: [Observation] = []
+    var lines: [Observation] = []
+    var textCache: TextReadingCache?
+    private let lock = NSLock()
+    private(set) var error: Error?
+
+    func record(_ failure: Error) {
+        lock.withLock {
+            if error == nil {
+                error = failure
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The engines of a scan: what reads barcodes, what reads text, and what finds QR codes that do not decode
+/// (for guidance). Made from what the scanner looks for and its quality level (`QualityLevel`'s knobs), or
+/// given by the app (`DataScanner(recognizedDataTypes:barcodeDetector:textRecognizer:)`).
+struct ScanEngines {
+    var barcodeDetector: (any BarcodeDetector)?
+    var textRecognizer: (any TextRecognizer)?
+    var qrLocator: OpenCVQRLocator?
+
+    /// `stillImages`: the source `holdsStillImages` (an image or a folder of them). Throws when Tesseract cannot
+    /// start (a missing language).
+    static func make(for types: Set<RecognizedDataType>, qualityLevel: QualityLevel, isGuidanceEnabled: Bool,
+                     stillImages: Bool) throws -> ScanEngines {
+        var symbologies = Set<Symbology>(), wantsBarcodes = false
+        var languages: [String] = [], wantsText = false
+        for type in types {
+            switch type {
+            case let .barcode(list):
+                wantsBarcodes = true
+                symbologies.formUnion(list.isEmpty ? Symbology.allCases : list)
+            case let .text(list, _):
+                wantsText = true
+                languages += list.filter { !languages.contains($0) }
+            }
+        }
+        var engines = ScanEngines()
+        if wantsBarcodes {
+            let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(
+                symbologies: symbologies, stillImages: stillImages))
+            engines.qrLocator = isGuidanceEnabled && symbologies.contains(.qr) ? OpenCVQRLocator() : nil
+            engines.barcodeDetector = qualityLevel.usesQRLocator && symbologies.contains(.qr)
+                ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
+        }
+        if wantsText {
+            engines.textRecognizer = try TesseractTextRecognizer(
+                options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages,
+                                                  stillImages: stillImages))
+        }
+        return engines
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A frame's picture, as the core sees it: its size. The pixels themselves belong to whoever decoded them
+/// (CBridge's `FrameImage` in `LiveScan`), so tracking and the event log never depend on an image library, and
+/// tests can make frames with no pixels at all.
+public protocol FramePixels: AnyObject, Sendable {
+    var width: Int { get }
+    var height: Int { get }
+    /// The picture as 8-bit gray, `width * height` bytes, row by row: what an engine that did not decode it
+    /// reads it from.
+    func grayPixels() throws -> [UInt8]
+}
+
+/// One decoded picture of a source: its pixels, its 0-based index in decode order and its media time.
+public struct Frame: Sendable {
+    /// The pixels (8-bit BGR in CBridge for every frame a LiveScan source decodes).
+    public let image: any FramePixels
+    /// 0-based index of the frame in the order the source decoded it.
+    public let index: Int
+    /// Media time in seconds (the source's timestamp, or index / fps when it gives none).
+    public let time: Double
+
+    public init(image: any FramePixels, index: Int, time: Double) {
+        self.image = image
+        self.index = index
+        self.time = time
+    }
+
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+}
