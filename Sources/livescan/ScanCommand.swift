@@ -86,8 +86,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
         let showsListing = wantsListing(isImages: isImages)
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
-                                  recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing,
-                                  isHighlightingEnabled: options.annotatePath != nil)
+                                  recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing)
         scanner.trackerConfiguration = options.tracker
         scanner.regionOfInterest = region
         if isImages {

@@ -199,26 +199,14 @@ struct ScanOptions {
         return types
     }
 
-    /// The start line's `config` object, as JSON values; `region` is the region of interest in pixels.
-    func eventLogConfig(tracker: TrackerConfiguration, region: Bounds?) -> [(String, String)] {
-        func quoted(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
-        var types = symbologies.isEmpty && wantsBarcodes ? ["all-barcodes"] : symbologies.map(\.rawValue)
+    /// The start line's `config`; `region` is the region of interest in pixels.
+    func eventLogConfig(tracker: TrackerConfiguration, region: Bounds?) -> EventLog.Config {
+        var types = symbologies.isEmpty && wantsBarcodes ? [EventLog.Config.allBarcodes] : symbologies.map(\.rawValue)
         if wantsText {
             types.append("text")
         }
-        let trackerJSON = "{" + tracker.fields.map { "\"\($0.0)\":\(formatNumber($0.1))" }.joined(separator: ",") + "}"
-        var config = [("types", quoted(types)), ("languages", quoted(languages)),
-                      ("quality", "\"\(quality.rawValue)\""), ("multiple_items", singleItem ? "false" : "true"),
-                      ("tracker", trackerJSON)]
-        if let box = region?.boundingBox {
-            let numbers = [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY].map(formatNumber)
-            config.append(("region_of_interest", "[" + numbers.joined(separator: ",") + "]"))
-        }
-        return config
-    }
-
-    private func formatNumber(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        return EventLog.Config(types: types, languages: languages, quality: quality, multipleItems: !singleItem,
+                               tracker: tracker, regionOfInterest: region)
     }
 }
 

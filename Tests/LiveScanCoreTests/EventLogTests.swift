@@ -17,13 +17,24 @@ import Testing
     @Test func startLineCarriesVersionSourceAndConfig() throws {
         let line = EventLog.startLine(source: SourceInfo(name: "in \"q\".mp4", width: 1280, height: 720,
                                                          framesPerSecond: 29.97, frameCount: 10),
-                                      config: [("quality", "\"fast\"")])
+                                      config: EventLog.Config(types: ["qr", "text"], languages: ["e\"ng"],
+                                                              quality: .fast, multipleItems: false,
+                                                              tracker: TrackerConfiguration(),
+                                                              regionOfInterest: Bounds(x: 10, y: 20, width: 100.5,
+                                                                                       height: 1.0 / 3)))
         #expect(line.hasPrefix("{\"event\":\"start\",\"v\":1,"))
         let object = try parse(line)
         #expect(object["source"] as? String == "in \"q\".mp4")
         #expect(object["width"] as? Int == 1280)
         #expect((object["fps"] as? NSNumber)?.doubleValue == 29.97)
-        #expect((object["config"] as? [String: Any])?["quality"] as? String == "fast")
+        let config = try #require(object["config"] as? [String: Any])
+        #expect(config["quality"] as? String == "fast")
+        #expect(config["types"] as? [String] == ["qr", "text"])
+        #expect(config["languages"] as? [String] == ["e\"ng"])  // escaped, so the line stays JSON
+        #expect(config["multiple_items"] as? Bool == false)
+        #expect((config["tracker"] as? [String: Any])?["grace_period"] as? Double == 0.5)
+        #expect((config["region_of_interest"] as? [Double]) == [10, 20, 100.5, 0.333333])
+        #expect(line.contains(#""config":{"types":["qr","text"],"languages":["e\"ng"],"quality":"fast","#))
     }
 
     @Test func hostilePayloadKeepsItsExactBytes() throws {

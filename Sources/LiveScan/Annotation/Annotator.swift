@@ -11,8 +11,10 @@ import Foundation
 /// to 40 characters.
 /// Safe to call from any thread; calls are serialised.
 public final class Annotator: @unchecked Sendable {
-    /// Extensions written as a single image (`cv::imwrite`); video extensions are .mp4, .mkv, .mov and .avi.
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"]
+    /// Extensions written as a single image (`cv::imwrite`): those LiveScan reads (`ImageSource.imageExtensions`)
+    /// but the Netpbm ones, whose bitmap and graymap variants would drop the highlights' colour. Video extensions
+    /// are .mp4, .mkv, .mov and .avi.
+    public static let imageExtensions = ImageSource.imageExtensions.subtracting(ImageSource.netpbmExtensions)
 
     /// The file being written. It appears only when `finish()` succeeds: frames go to a hidden file beside it
     /// (`.<name>.livescan-<pid>-<n>.<ext>`), renamed into place at the end, so an existing file there, one

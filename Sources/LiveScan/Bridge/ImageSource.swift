@@ -6,9 +6,10 @@ import Foundation
 /// does not stop the scan of the others.
 public final class ImageSource: FrameSource, @unchecked Sendable {
     /// File extensions read as images (OpenCV's imread codecs on Debian 12).
-    public static let imageExtensions: Set<String> = [
-        "png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pbm", "pgm", "ppm", "pnm",
-    ]
+    public static let imageExtensions = Set(["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"])
+        .union(netpbmExtensions)
+    /// Netpbm's: bitmap, graymap, pixmap and any of them.
+    public static let netpbmExtensions: Set<String> = ["pbm", "pgm", "ppm", "pnm"]
 
     /// The most pixels an image may announce before it is refused undecoded: 100 megapixels, a 12000 x 8000
     /// photo with room to spare, at about 300 MB decoded.

@@ -17,9 +17,6 @@ public final class DataScanner: @unchecked Sendable {
     public let isHighFrameRateTrackingEnabled: Bool
     /// Whether the scanner says what would help when it cannot read (`didChangeGuidance`; default true).
     public let isGuidanceEnabled: Bool
-    /// Whether item highlights are drawn (default false): the scanner itself has no view, so this is a
-    /// note for outputs; the `livescan` command sets it for `--annotate` (see `Annotator`).
-    public let isHighlightingEnabled: Bool
     /// Only items whose centre lies inside this rectangle are recognised; nil = the whole frame.
     public var regionOfInterest: Bounds? {
         get { lock.withLock { storedRegionOfInterest } }
@@ -63,12 +60,11 @@ public final class DataScanner: @unchecked Sendable {
     /// VisionKit's initialiser and defaults. Engines are made when scanning starts.
     public init(recognizedDataTypes: Set<RecognizedDataType>, qualityLevel: QualityLevel = .balanced,
                 recognizesMultipleItems: Bool = false, isHighFrameRateTrackingEnabled: Bool = true,
-                isGuidanceEnabled: Bool = true, isHighlightingEnabled: Bool = false) {
+                isGuidanceEnabled: Bool = true) {
         self.recognizedDataTypes = recognizedDataTypes
         self.qualityLevel = qualityLevel
         self.recognizesMultipleItems = recognizesMultipleItems
         self.isHighFrameRateTrackingEnabled = isHighFrameRateTrackingEnabled
-        self.isHighlightingEnabled = isHighlightingEnabled
         self.isGuidanceEnabled = isGuidanceEnabled
         var contentTypes: Set<TextContentType>? = []
         for case let .text(_, contentType) in recognizedDataTypes {

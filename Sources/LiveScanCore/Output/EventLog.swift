@@ -33,8 +33,55 @@ public enum EventLog {
         case start, add, update, remove, resize, end
     }
 
+    /// The start line's `config`: what the scan was asked to do, in this order:
+    /// `{"types":[...],"languages":[...],"quality":Q,"multiple_items":B,"tracker":{knob:value,...}
+    /// [,"region_of_interest":[x,y,width,height]]}`.
+    public struct Config: Sendable, Equatable {
+        /// Symbology names and `text`; every symbology is `all-barcodes`.
+        public var types: [String]
+        /// Tesseract languages.
+        public var languages: [String]
+        public var quality: QualityLevel
+        /// false with `--single` (VisionKit's `recognizesMultipleItems`).
+        public var multipleItems: Bool
+        /// The knobs, named as `TrackerConfiguration.fields` names them.
+        public var tracker: TrackerConfiguration
+        /// In the frame's pixels; absent when the whole frame is scanned (added within v1).
+        public var regionOfInterest: Bounds?
+
+        public init(types: [String], languages: [String], quality: QualityLevel, multipleItems: Bool,
+                    tracker: TrackerConfiguration, regionOfInterest: Bounds? = nil) {
+            self.types = types
+            self.languages = languages
+            self.quality = quality
+            self.multipleItems = multipleItems
+            self.tracker = tracker
+            self.regionOfInterest = regionOfInterest
+        }
+
+        /// Every symbology, as `types` names it.
+        public static let allBarcodes = "all-barcodes"
+
+        fileprivate var json: String {
+            var object = JSONLine()
+            object.add("types", types)
+            object.add("languages", languages)
+            object.add("quality", quality.rawValue)
+            object.add("multiple_items", multipleItems)
+            var knobs = JSONLine()
+            for (name, value) in tracker.fields {
+                knobs.add(name, value)
+            }
+            object.add("tracker", raw: knobs.text)
+            if let box = regionOfInterest?.boundingBox {
+                object.add("region_of_interest", numbers: [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY])
+            }
+            return object.text
+        }
+    }
+
     /// The start line.
-    public static func startLine(source: SourceInfo, config: [(String, String)]) -> String {
+    public static func startLine(source: SourceInfo, config: Config) -> String {
         var line = JSONLine()
         line.add("event", EventName.start.rawValue)
         line.add("v", version)
@@ -42,11 +89,7 @@ public enum EventLog {
         line.add("width", source.width)
         line.add("height", source.height)
         line.add("fps", source.framesPerSecond)
-        var configuration = JSONLine()
-        for (key, json) in config {
-            configuration.add(key, raw: json)
-        }
-        line.add("config", raw: configuration.text)
+        line.add("config", raw: config.json)
         return line.text
     }
 

@@ -6,7 +6,7 @@ public final class EventLogWriter: @unchecked Sendable {
         self.output = output
     }
 
-    public func start(source: SourceInfo, config: [(String, String)]) throws {
+    public func start(source: SourceInfo, config: EventLog.Config) throws {
         try output.write(EventLog.startLine(source: source, config: config))
     }
 

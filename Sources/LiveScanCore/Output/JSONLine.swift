@@ -21,6 +21,14 @@ struct JSONLine {
         append(key, value ? "true" : "false")
     }
 
+    mutating func add(_ key: String, _ values: [String]) {
+        append(key, "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]")
+    }
+
+    mutating func add(_ key: String, numbers values: [Double]) {
+        append(key, "[" + values.map(JSONLine.number).joined(separator: ",") + "]")
+    }
+
     mutating func add(_ key: String, raw json: String) {
         append(key, json)
     }
