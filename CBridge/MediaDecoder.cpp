@@ -63,9 +63,9 @@ double toDouble(AVRational value) { return value.num == 0 || value.den == 0 ? 0.
 /// the sign below: its 90 and 270 degree frames came out upside down (measured against `ffmpeg -autorotate`).
 int rotationOf(const AVStream *stream) {
 #if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
-    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
-                                                           stream->codecpar->nb_coded_side_data,
-                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    const AVPacketSideData *side =
+        av_packet_side_data_get(stream->codecpar->coded_side_data, stream->codecpar->nb_coded_side_data,
+                                AV_PKT_DATA_DISPLAYMATRIX);
     const auto *matrix = side != nullptr ? reinterpret_cast<const int32_t *>(side->data) : nullptr;
 #else
     const auto *matrix =
@@ -86,7 +86,7 @@ int rotationOf(const AVStream *stream) {
 /// Turns `source` clockwise by `degrees` (90, 180 or 270) into `destination`, which is allocated when empty and
 /// written in place when it already has the turned size (a plane's place in packed I420).
 void rotatePlane(const cv::Mat &source, cv::Mat &destination, int degrees) {
-    const int code = degrees == 90 ? cv::ROTATE_90_CLOCKWISE
+    const int code = degrees == 90    ? cv::ROTATE_90_CLOCKWISE
                      : degrees == 180 ? cv::ROTATE_180
                                       : cv::ROTATE_90_COUNTERCLOCKWISE;
     cv::rotate(source, destination, code);

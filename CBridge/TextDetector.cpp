@@ -98,8 +98,8 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
 /// The network's output for the upright picture `upright` read at `size`: its text probability map, as a blob.
 cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size) {
     // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
-    const cv::Mat blob = cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5),
-                                                false, false);
+    const cv::Mat blob =
+        cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5), false, false);
     cv::dnn::Net &net = detector.netFor(size);
     net.setInput(blob);
     return net.forward();
@@ -142,8 +142,7 @@ std::optional<CB_TextBox> textBox(const std::vector<cv::Point> &contour, const c
     const double perimeter = 2.0 * (rectangle.size.width + rectangle.size.height);
     const float distance = float(area * options.unclip_ratio / perimeter);
     const cv::RotatedRect grown(rectangle.center,
-                                cv::Size2f(rectangle.size.width + 2 * distance,
-                                           rectangle.size.height + 2 * distance),
+                                cv::Size2f(rectangle.size.width + 2 * distance, rectangle.size.height + 2 * distance),
                                 rectangle.angle);
     const auto grownCorners = orderedCorners(grown, &shortSide);
     if (shortSide < minSide + 2) {

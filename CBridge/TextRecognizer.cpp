@@ -149,8 +149,8 @@ CB_Status handOver(LineList &collected, CB_TextLine **out_lines, size_t *out_cou
     for (size_t index = 0; index < collected.lines.size(); ++index) {
         auto &lineWords = collected.words[index];
         array[index] = collected.lines[index];
-        array[index].words = static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1),
-                                                                    sizeof(CB_TextWord)));
+        array[index].words =
+            static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1), sizeof(CB_TextWord)));
         if (array[index].words == nullptr) {
             CB_TextLines_free(array, index);
             throw std::bad_alloc();
@@ -236,19 +236,20 @@ extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages
             for (char &c : package) {
                 c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             }
-            return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" +
-                                                       file + " not found; Debian: apt install tesseract-ocr-" +
-                                                       package + ")");
+            const std::string install = "Debian: apt install tesseract-ocr-" + package;
+            return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" + file +
+                                                       " not found; " + install + ")");
         }
     }
     auto ocr = std::make_unique<CB_OCR>();
     // Silence Tesseract's own stderr chatter (e.g. "Estimating resolution"): errors are reported here.
     std::vector<std::string> names = {"debug_file"};
     std::vector<std::string> values = {"/dev/null"};
-    if (ocr->api.Init(directory.c_str(), languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values,
-                      false) != 0) {
-        return cbridge::fail(CB_MODEL_MISSING, "Tesseract could not load '" + std::string(languages) + "' from " +
-                                                   directory);
+    const int failed =
+        ocr->api.Init(directory.c_str(), languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false);
+    if (failed != 0) {
+        return cbridge::fail(CB_MODEL_MISSING,
+                             "Tesseract could not load '" + std::string(languages) + "' from " + directory);
     }
     ocr->api.SetVariable("user_defined_dpi", "300");
     *out_ocr = ocr.release();
@@ -269,9 +270,8 @@ extern "C" void CB_OCR_delete(CB_OCR *ocr) {
     }
 }
 
-extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
-                                      int mode, float scale, CB_TextLine **out_lines,
-                                      size_t *out_count) {
+extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect, int mode, float scale,
+                                      CB_TextLine **out_lines, size_t *out_count) {
     CB_TRY
     CB_REQUIRE(ocr != nullptr && image != nullptr && out_lines != nullptr && out_count != nullptr,
                "CB_OCR_recognize: NULL argument");

@@ -86,8 +86,9 @@ std::vector<cv::Rect> mergeIntoLines(std::vector<cv::Rect> boxes) {
     std::vector<cv::Rect> lines;
     for (cv::Rect growing : boxes) {
         for (;;) {
-            const auto line = std::find_if(lines.rbegin(), lines.rend(),
-                                           [&](const cv::Rect &candidate) { return belongTogether(candidate, growing); });
+            const auto line = std::find_if(lines.rbegin(), lines.rend(), [&](const cv::Rect &candidate) {
+                return belongTogether(candidate, growing);
+            });
             if (line == lines.rend()) {
                 break;
             }
@@ -182,8 +183,8 @@ CB_Status handOver(const CB_Image &image, const std::vector<cv::Rect> &regions, 
     auto *array = static_cast<CB_Rect *>(std::calloc(regions.size(), sizeof(CB_Rect)));
     CB_REQUIRE(array != nullptr, "out of memory");
     for (size_t index = 0; index < regions.size(); ++index) {
-        const cv::Rect stored(image.orientation.toStored(cv::Rect2f(regions[index]),
-                                                         cv::Size(image.width(), image.height())));
+        const cv::Rect stored(
+            image.orientation.toStored(cv::Rect2f(regions[index]), cv::Size(image.width(), image.height())));
         array[index] = CB_Rect{stored.x, stored.y, stored.width, stored.height};
     }
     *out_rects = array;

@@ -337,9 +337,9 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         // The cut's pixel (x, y) is the read's centre + (x - w/2) / enlarge * across + (y - h/2) / enlargeAlong *
         // along: bars upright, the code's length across the cut.
         const cv::Point2d across = candidate.across, along(-across.y, across.x);
-        const cv::Point2d origin = candidate.centre - across * (cut.width / 2.0 / enlarge) -
-                                   along * (cut.height / 2.0 / enlargeAlong);
-        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,
+        const cv::Point2d origin =
+            candidate.centre - across * (cut.width / 2.0 / enlarge) - along * (cut.height / 2.0 / enlargeAlong);
+        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,  // one row per coordinate
                                  across.y / enlarge, along.y / enlargeAlong, origin.y);
         cv::Mat upright;
         cv::warpAffine(gray, upright, cv::Mat(toRead), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
