@@ -8,7 +8,8 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test test-sanitize fuzz demo bench bench-tracking bench-engines bench-accuracy bench-dev clean
+.PHONY: setup build test test-sanitize fuzz format format-check demo bench bench-tracking bench-engines bench-accuracy \
+	bench-dev clean
 
 setup:
 	@bash scripts/setup.sh
@@ -36,6 +37,15 @@ test-sanitize: setup
 # and frame entry points and the event-log reader: saved crash inputs first, then 60 s per target.
 fuzz: setup
 	@bash scripts/fuzz.sh 60
+
+# clang-format over CBridge/, SceneRender/ and Fuzz/ with .clang-format (format-check changes nothing and fails
+# naming the files that differ). A developer tool, so not part of setup: scripts/format.sh installs Debian's
+# clang-format when it is missing, as fuzz.sh installs clang.
+format:
+	@bash scripts/format.sh
+
+format-check:
+	@bash scripts/format.sh --check
 
 demo: build
 	@mkdir -p $(DEMO_DIR)

@@ -31,6 +31,25 @@ constexpr const char *liveFramesForRate = "0";
 // file fails once. OpenCV's FFmpeg backend gives up after as many failed reads in a row (OPENCV_FFMPEG_READ_ATTEMPTS).
 constexpr int maxFailedReadsInARow = 4096;
 
+/// The demuxer's and protocol's settings for opening a source; the caller frees them (av_dict_free).
+AVDictionary *inputSettings(const MediaDecoderOptions &options) {
+    AVDictionary *settings = nullptr;
+    // As OpenCV's FFmpeg backend: OPENCV_FFMPEG_CAPTURE_OPTIONS ("key;value|key;value") goes to the demuxer and
+    // protocol (e.g. "rtsp_flags;listen"); without it RTSP prefers TCP, which loses no packets.
+    if (const char *userSettings = std::getenv("OPENCV_FFMPEG_CAPTURE_OPTIONS")) {
+        av_dict_parse_string(&settings, userSettings, ";", "|", 0);
+    } else {
+        av_dict_set(&settings, "rtsp_flags", "prefer_tcp", 0);
+    }
+    if (options.live) {
+        av_dict_set(&settings, "analyzeduration", liveAnalyzeMicroseconds, AV_DICT_DONT_OVERWRITE);
+        av_dict_set(&settings, "fpsprobesize", liveFramesForRate, AV_DICT_DONT_OVERWRITE);
+        // Not fflags=nobuffer: it drops the packets read while probing, the first key frame among them, and the
+        // first frame then waits for the next key frame (measured: 1.05 s instead of 0.05 s at 30 frames a GOP).
+    }
+    return settings;
+}
+
 std::string describe(int error) {
     char text[AV_ERROR_MAX_STRING_SIZE] = {};
     av_strerror(error, text, sizeof text);
@@ -44,9 +63,9 @@ double toDouble(AVRational value) { return value.num == 0 || value.den == 0 ? 0.
 /// the sign below: its 90 and 270 degree frames came out upside down (measured against `ffmpeg -autorotate`).
 int rotationOf(const AVStream *stream) {
 #if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
-    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
-                                                           stream->codecpar->nb_coded_side_data,
-                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    const AVPacketSideData *side =
+        av_packet_side_data_get(stream->codecpar->coded_side_data, stream->codecpar->nb_coded_side_data,
+                                AV_PKT_DATA_DISPLAYMATRIX);
     const auto *matrix = side != nullptr ? reinterpret_cast<const int32_t *>(side->data) : nullptr;
 #else
     const auto *matrix =
@@ -67,7 +86,7 @@ int rotationOf(const AVStream *stream) {
 /// Turns `source` clockwise by `degrees` (90, 180 or 270) into `destination`, which is allocated when empty and
 /// written in place when it already has the turned size (a plane's place in packed I420).
 void rotatePlane(const cv::Mat &source, cv::Mat &destination, int degrees) {
-    const int code = degrees == 90 ? cv::ROTATE_90_CLOCKWISE
+    const int code = degrees == 90    ? cv::ROTATE_90_CLOCKWISE
                      : degrees == 180 ? cv::ROTATE_180
                                       : cv::ROTATE_90_COUNTERCLOCKWISE;
     cv::rotate(source, destination, code);
@@ -108,79 +127,81 @@ std::unique_ptr<MediaDecoder> MediaDecoder::open(const std::string &url, const M
     decoder->options_ = options;
     decoder->packet_.reset(av_packet_alloc());
     decoder->frame_.reset(av_frame_alloc());
+    if (decoder->packet_ == nullptr || decoder->frame_ == nullptr) {
+        throw std::bad_alloc();
+    }
+    decoder->openInput(url);
+    const AVCodec *codec = decoder->chooseVideoStream();
+    decoder->openCodec(codec);
+    return decoder;
+}
+
+void MediaDecoder::openInput(const std::string &url) {
     AVFormatContext *format = avformat_alloc_context();
-    if (decoder->packet_ == nullptr || decoder->frame_ == nullptr || format == nullptr) {
-        avformat_free_context(format);
+    if (format == nullptr) {
         throw std::bad_alloc();
     }
     // Set before opening: the deadline covers connecting, probing and then every read.
     format->interrupt_callback.callback = &Deadline::interrupt;
-    format->interrupt_callback.opaque = &decoder->deadline_;
-    decoder->deadline_.restart(options.timeoutMs);
-
-    AVDictionary *settings = nullptr;
-    // As OpenCV's FFmpeg backend: OPENCV_FFMPEG_CAPTURE_OPTIONS ("key;value|key;value") goes to the demuxer and
-    // protocol (e.g. "rtsp_flags;listen"); without it RTSP prefers TCP, which loses no packets.
-    if (const char *userSettings = std::getenv("OPENCV_FFMPEG_CAPTURE_OPTIONS")) {
-        av_dict_parse_string(&settings, userSettings, ";", "|", 0);
-    } else {
-        av_dict_set(&settings, "rtsp_flags", "prefer_tcp", 0);
-    }
-    if (options.live) {
-        av_dict_set(&settings, "analyzeduration", liveAnalyzeMicroseconds, AV_DICT_DONT_OVERWRITE);
-        av_dict_set(&settings, "fpsprobesize", liveFramesForRate, AV_DICT_DONT_OVERWRITE);
-        // Not fflags=nobuffer: it drops the packets read while probing, the first key frame among them, and the
-        // first frame then waits for the next key frame (measured: 1.05 s instead of 0.05 s at 30 frames a GOP).
-    }
+    format->interrupt_callback.opaque = &deadline_;
+    deadline_.restart(options_.timeoutMs);
+    AVDictionary *settings = inputSettings(options_);
     // On failure avformat_open_input frees `format` itself.
     int status = avformat_open_input(&format, url.c_str(), nullptr, &settings);
     av_dict_free(&settings);
-    // The deadline's interrupt makes FFmpeg answer "Immediate exit requested": say what happened instead.
-    const auto openFailure = [&](int error) {
-        if (decoder->deadline_.passed()) {
-            char text[96];
-            std::snprintf(text, sizeof text, "nothing arrived within %g s (no server answered, or it sent no video)",
-                          options.timeoutMs / 1000.0);
-            return std::runtime_error(text);
-        }
-        return std::runtime_error(describe(error));
-    };
     if (status < 0) {
         throw openFailure(status);
     }
-    decoder->format_.reset(format);
+    format_.reset(format);
     status = avformat_find_stream_info(format, nullptr);
     if (status < 0) {
         throw openFailure(status);
     }
+}
 
+std::runtime_error MediaDecoder::openFailure(int error) const {
+    // The deadline's interrupt makes FFmpeg answer "Immediate exit requested": say what happened instead.
+    if (deadline_.passed()) {
+        char text[96];
+        std::snprintf(text, sizeof text, "nothing arrived within %g s (no server answered, or it sent no video)",
+                      options_.timeoutMs / 1000.0);
+        return std::runtime_error(text);
+    }
+    return std::runtime_error(describe(error));
+}
+
+const AVCodec *MediaDecoder::chooseVideoStream() {
+    AVFormatContext *format = format_.get();
     const AVCodec *codec = nullptr;
-    decoder->streamIndex_ = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-    if (decoder->streamIndex_ < 0 || codec == nullptr) {
-        throw std::runtime_error(decoder->streamIndex_ == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video"
-                                                                                    : "no video stream");
+    streamIndex_ = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (streamIndex_ < 0 || codec == nullptr) {
+        throw std::runtime_error(streamIndex_ == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video"
+                                                                           : "no video stream");
     }
     // The demuxer then skips audio, subtitles and data instead of reading them only to be dropped.
     for (unsigned index = 0; index < format->nb_streams; ++index) {
-        if (static_cast<int>(index) != decoder->streamIndex_) {
+        if (static_cast<int>(index) != streamIndex_) {
             format->streams[index]->discard = AVDISCARD_ALL;
         }
     }
-    AVStream *stream = format->streams[decoder->streamIndex_];
-    decoder->rotationDegrees_ = rotationOf(stream);
+    rotationDegrees_ = rotationOf(format->streams[streamIndex_]);
+    return codec;
+}
 
-    decoder->codec_.reset(avcodec_alloc_context3(codec));
-    AVCodecContext *context = decoder->codec_.get();
+void MediaDecoder::openCodec(const AVCodec *codec) {
+    const AVStream *stream = format_->streams[streamIndex_];
+    codec_.reset(avcodec_alloc_context3(codec));
+    AVCodecContext *context = codec_.get();
     if (context == nullptr) {
         throw std::bad_alloc();
     }
-    status = avcodec_parameters_to_context(context, stream->codecpar);
+    int status = avcodec_parameters_to_context(context, stream->codecpar);
     if (status < 0) {
         throw std::runtime_error(describe(status));
     }
     context->pkt_timebase = stream->time_base;
-    context->thread_count = options.threadCount;
-    if (options.live) {
+    context->thread_count = options_.threadCount;
+    if (options_.live) {
         // Frame threading holds back (threads - 1) decoded frames; slices of one frame decode in parallel at no
         // delay (x264 -tune zerolatency writes several per frame).
         context->thread_type = FF_THREAD_SLICE;
@@ -192,7 +213,6 @@ std::unique_ptr<MediaDecoder> MediaDecoder::open(const std::string &url, const M
     if (status < 0) {
         throw std::runtime_error(describe(status));
     }
-    return decoder;
 }
 
 double MediaDecoder::framesPerSecond() const {

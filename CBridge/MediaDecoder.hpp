@@ -9,8 +9,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
+struct AVCodec;
 struct AVCodecContext;
 struct AVFormatContext;
 struct AVFrame;
@@ -73,6 +75,16 @@ private:
     struct ScalerFreer {
         void operator()(SwsContext *scaler) const;
     };
+
+    // The steps of open(), in order; each throws saying what failed.
+    /// Opens `url` (the demuxer and protocol) and probes its streams, within the deadline.
+    void openInput(const std::string &url);
+    /// The error open() throws for FFmpeg's `error`: a deadline that passed says so.
+    std::runtime_error openFailure(int error) const;
+    /// Picks the best video stream (streamIndex_, rotationDegrees_) and has the demuxer drop the others; its decoder.
+    const AVCodec *chooseVideoStream();
+    /// Opens `codec` on the chosen stream with the threading options_ ask for.
+    void openCodec(const AVCodec *codec);
 
     double framesPerSecond() const;
     CB_Image *imageFrom(const AVFrame *frame);

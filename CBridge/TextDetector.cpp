@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <sys/stat.h>
 
 // PP-OCRv4's DB ("differentiable binarisation") text detector, run by OpenCV 4.6's dnn: the network gives every
@@ -94,6 +95,89 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
     return {side(width), side(height)};
 }
 
+/// The network's output for the upright picture `upright` read at `size`: its text probability map, as a blob.
+cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size) {
+    // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
+    const cv::Mat blob =
+        cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5), false, false);
+    cv::dnn::Net &net = detector.netFor(size);
+    net.setInput(blob);
+    return net.forward();
+}
+
+/// The outlines of the regions whose probability is above `threshold`, as PaddleOCR finds them.
+std::vector<std::vector<cv::Point>> regionsAbove(const cv::Mat &probability, float threshold) {
+    cv::Mat bitmap = probability > threshold;
+    cv::dilate(bitmap, bitmap, cv::Mat::ones(2, 2, CV_8U));
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(bitmap, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+    return contours;
+}
+
+/// A region's rectangle shorter than this, in network pixels, is no text (PaddleOCR's min_size).
+constexpr float minSide = 3;
+
+/// The text box of the region `contour` of `probability`, in the pixels of the upright picture of size `picture`
+/// (corners in reading order, clipped to it); none when the region is too small or too unsure to be text, or the
+/// box is lower than `options.min_height`.
+std::optional<CB_TextBox> textBox(const std::vector<cv::Point> &contour, const cv::Mat &probability,
+                                  const CB_TextDetectorOptions &options, cv::Size picture) {
+    if (contour.size() < 3) {
+        return std::nullopt;
+    }
+    float shortSide = 0;
+    const cv::RotatedRect rectangle = cv::minAreaRect(contour);
+    const auto corners = orderedCorners(rectangle, &shortSide);
+    if (shortSide < minSide) {
+        return std::nullopt;
+    }
+    const double score = boxScore(probability, corners);
+    if (score < options.box_threshold) {
+        return std::nullopt;
+    }
+    // Unclip: the network was trained on regions shrunk by area * ratio / perimeter; offsetting the rectangle
+    // by that distance and taking the new polygon's minimal rectangle (pyclipper's round join) grows each side
+    // by twice the distance.
+    const double area = double(rectangle.size.width) * rectangle.size.height;
+    const double perimeter = 2.0 * (rectangle.size.width + rectangle.size.height);
+    const float distance = float(area * options.unclip_ratio / perimeter);
+    const cv::RotatedRect grown(rectangle.center,
+                                cv::Size2f(rectangle.size.width + 2 * distance, rectangle.size.height + 2 * distance),
+                                rectangle.angle);
+    const auto grownCorners = orderedCorners(grown, &shortSide);
+    if (shortSide < minSide + 2) {
+        return std::nullopt;
+    }
+    const int width = picture.width, height = picture.height;
+    const double scaleX = double(width) / probability.cols, scaleY = double(height) / probability.rows;
+    CB_TextBox box{};
+    for (int corner = 0; corner < 4; ++corner) {
+        box.quad.x[corner] = float(std::clamp(std::round(grownCorners[corner].x * scaleX), 0.0, double(width)));
+        box.quad.y[corner] = float(std::clamp(std::round(grownCorners[corner].y * scaleY), 0.0, double(height)));
+    }
+    const float boxHeight = std::min(std::hypot(box.quad.x[3] - box.quad.x[0], box.quad.y[3] - box.quad.y[0]),
+                                     std::hypot(box.quad.x[1] - box.quad.x[0], box.quad.y[1] - box.quad.y[0]));
+    if (boxHeight < options.min_height) {
+        return std::nullopt;
+    }
+    box.score = float(score);
+    return box;
+}
+
+/// Hands `boxes` over to the caller as one malloc'ed array (CB_TextBoxes_free frees it); nothing when there are
+/// none.
+CB_Status handOver(const std::vector<CB_TextBox> &boxes, CB_TextBox **out_boxes, size_t *out_count) {
+    if (boxes.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_TextBox *>(std::malloc(boxes.size() * sizeof(CB_TextBox)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    std::copy(boxes.begin(), boxes.end(), array);
+    *out_boxes = array;
+    *out_count = boxes.size();
+    return CB_OK;
+}
+
 }  // namespace
 
 extern "C" CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_detector) {
@@ -152,81 +236,26 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
         return CB_OK;
     }
     const cv::Size size = inputSize(width, height, options->short_side, options->max_long_side);
-    // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
-    const cv::Mat blob = cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5),
-                                                false, false);
-    cv::dnn::Net &net = detector->netFor(size);
-    net.setInput(blob);
-    const cv::Mat output = net.forward();
+    const cv::Mat output = runNetwork(*detector, upright, size);
     CB_REQUIRE(output.dims == 4 && output.size[2] == size.height && output.size[3] == size.width,
                "CB_TextDetector_detect: the model's output is not one probability map of the input's size");
     const cv::Mat probability(size.height, size.width, CV_32F, const_cast<float *>(output.ptr<float>()));
-
-    cv::Mat bitmap = probability > options->binary_threshold;
-    cv::dilate(bitmap, bitmap, cv::Mat::ones(2, 2, CV_8U));
-    std::vector<std::vector<cv::Point>> contours;
-    cv::findContours(bitmap, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
-
-    const double scaleX = double(width) / size.width, scaleY = double(height) / size.height;
-    const float minSide = 3;  // PaddleOCR's min_size, in network pixels
+    const auto contours = regionsAbove(probability, options->binary_threshold);
     std::vector<CB_TextBox> boxes;
     for (size_t index = 0; index < std::min(contours.size(), maxCandidates); ++index) {
-        const auto &contour = contours[index];
-        if (contour.size() < 3) {
-            continue;
-        }
-        float shortSide = 0;
-        const cv::RotatedRect rectangle = cv::minAreaRect(contour);
-        const auto corners = orderedCorners(rectangle, &shortSide);
-        if (shortSide < minSide) {
-            continue;
-        }
-        const double score = boxScore(probability, corners);
-        if (score < options->box_threshold) {
-            continue;
-        }
-        // Unclip: the network was trained on regions shrunk by area * ratio / perimeter; offsetting the rectangle
-        // by that distance and taking the new polygon's minimal rectangle (pyclipper's round join) grows each side
-        // by twice the distance.
-        const double area = double(rectangle.size.width) * rectangle.size.height;
-        const double perimeter = 2.0 * (rectangle.size.width + rectangle.size.height);
-        const float distance = float(area * options->unclip_ratio / perimeter);
-        const cv::RotatedRect grown(rectangle.center,
-                                    cv::Size2f(rectangle.size.width + 2 * distance,
-                                               rectangle.size.height + 2 * distance),
-                                    rectangle.angle);
-        const auto grownCorners = orderedCorners(grown, &shortSide);
-        if (shortSide < minSide + 2) {
-            continue;
-        }
-        CB_TextBox box{};
-        for (int corner = 0; corner < 4; ++corner) {
-            box.quad.x[corner] = float(std::clamp(std::round(grownCorners[corner].x * scaleX), 0.0, double(width)));
-            box.quad.y[corner] = float(std::clamp(std::round(grownCorners[corner].y * scaleY), 0.0, double(height)));
-        }
-        const float boxHeight = std::min(std::hypot(box.quad.x[3] - box.quad.x[0], box.quad.y[3] - box.quad.y[0]),
-                                         std::hypot(box.quad.x[1] - box.quad.x[0], box.quad.y[1] - box.quad.y[0]));
-        if (boxHeight < options->min_height) {
+        std::optional<CB_TextBox> box = textBox(contours[index], probability, *options, upright.size());
+        if (!box) {
             continue;
         }
         for (int corner = 0; corner < 4; ++corner) {
-            const cv::Point2f point = orientation.toStored(cv::Point2f(box.quad.x[corner], box.quad.y[corner]),
+            const cv::Point2f point = orientation.toStored(cv::Point2f(box->quad.x[corner], box->quad.y[corner]),
                                                            cv::Size(image->width(), image->height()));
-            box.quad.x[corner] = point.x;
-            box.quad.y[corner] = point.y;
+            box->quad.x[corner] = point.x;
+            box->quad.y[corner] = point.y;
         }
-        box.score = float(score);
-        boxes.push_back(box);
+        boxes.push_back(*box);
     }
-    if (boxes.empty()) {
-        return CB_OK;
-    }
-    auto *array = static_cast<CB_TextBox *>(std::malloc(boxes.size() * sizeof(CB_TextBox)));
-    CB_REQUIRE(array != nullptr, "out of memory");
-    std::copy(boxes.begin(), boxes.end(), array);
-    *out_boxes = array;
-    *out_count = boxes.size();
-    return CB_OK;
+    return handOver(boxes, out_boxes, out_count);
     CB_CATCH
 }
 

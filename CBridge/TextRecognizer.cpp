@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -64,78 +65,82 @@ struct LineList {
     }
 };
 
-/// Reads `gray` (8-bit grey, or RGB) with Tesseract in `mode` into a new line array; `toImage` maps a box of
-/// `gray`'s pixels (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is
-/// the one around its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
+/// Tesseract's lines of the last recognition, into `collected` (each with an empty word list); `toImage` maps a box
+/// of the read image's pixels (left, top, right, bottom) to a quad in the caller's image. Returns each line's box
+/// in the read image's pixels, to give the words to their lines.
 template <typename ToImage>
-CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mode, const ToImage &toImage,
-                        bool lineAroundWords, CB_TextLine **out_lines, size_t *out_count) {
-    api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
-    api.SetImage(gray.data, gray.cols, gray.rows, gray.channels(), static_cast<int>(gray.step));
-    if (api.Recognize(nullptr) != 0) {
-        return cbridge::fail(CB_ENGINE_FAILED, "Tesseract could not recognise the image");
-    }
-    LineList collected;
-    // Line boxes in `gray`'s pixels, to give each word to its line.
+std::vector<cv::Rect> collectLines(tesseract::TessBaseAPI &api, const ToImage &toImage, LineList &collected) {
     std::vector<cv::Rect> lineBoxes;
     std::unique_ptr<tesseract::ResultIterator> lines(api.GetIterator());
-    if (lines) {
-        do {
-            if (lines->Empty(tesseract::RIL_TEXTLINE)) {
-                continue;
-            }
-            std::unique_ptr<char[]> text(lines->GetUTF8Text(tesseract::RIL_TEXTLINE));
-            const std::string line = trimmed(text.get());
-            int left, top, right, bottom;
-            if (line.empty() || !lines->BoundingBox(tesseract::RIL_TEXTLINE, &left, &top, &right, &bottom)) {
-                continue;
-            }
-            CB_TextLine entry{};
-            entry.confidence = lines->Confidence(tesseract::RIL_TEXTLINE);
-            entry.quad = toImage(left, top, right, bottom);
-            lineBoxes.emplace_back(left, top, right - left, bottom - top);
-            collected.lines.push_back(entry);
-            collected.words.emplace_back();
-            collected.lines.back().text = cbridge::copyString(line);
-        } while (lines->Next(tesseract::RIL_TEXTLINE));
+    if (!lines) {
+        return lineBoxes;
     }
-    // Words in a second pass, each given to the line whose box holds its centre.
-    std::unique_ptr<tesseract::ResultIterator> words(api.GetIterator());
-    std::vector<cv::Rect> wordBoxes(collected.lines.size());
-    if (words && !collected.lines.empty()) {
-        do {
-            std::unique_ptr<char[]> text(words->GetUTF8Text(tesseract::RIL_WORD));
-            const std::string word = trimmed(text.get());
-            int left, top, right, bottom;
-            if (word.empty() || !words->BoundingBox(tesseract::RIL_WORD, &left, &top, &right, &bottom)) {
-                continue;
-            }
-            const double centreX = (left + right) / 2.0, centreY = (top + bottom) / 2.0;
-            for (size_t index = 0; index < collected.lines.size(); ++index) {
-                const cv::Rect &box = lineBoxes[index];
-                if (centreX >= box.x && centreX <= box.x + box.width && centreY >= box.y &&
-                    centreY <= box.y + box.height) {
-                    const float confidence = words->Confidence(tesseract::RIL_WORD);
-                    collected.words[index].push_back(
-                        CB_TextWord{nullptr, confidence, toImage(left, top, right, bottom)});
-                    collected.words[index].back().text = cbridge::copyString(word);
-                    const cv::Rect wordBox(left, top, right - left, bottom - top);
-                    wordBoxes[index] = wordBoxes[index].empty() ? wordBox : (wordBoxes[index] | wordBox);
-                    break;
-                }
-            }
-        } while (words->Next(tesseract::RIL_WORD));
-    }
-    api.Clear();
-    if (lineAroundWords) {
-        for (size_t index = 0; index < collected.lines.size(); ++index) {
-            const cv::Rect &box = wordBoxes[index];
-            if (!box.empty()) {
-                collected.lines[index].quad = toImage(box.x, box.y, box.x + box.width, box.y + box.height);
-            }
+    do {
+        if (lines->Empty(tesseract::RIL_TEXTLINE)) {
+            continue;
+        }
+        std::unique_ptr<char[]> text(lines->GetUTF8Text(tesseract::RIL_TEXTLINE));
+        const std::string line = trimmed(text.get());
+        int left, top, right, bottom;
+        if (line.empty() || !lines->BoundingBox(tesseract::RIL_TEXTLINE, &left, &top, &right, &bottom)) {
+            continue;
+        }
+        CB_TextLine entry{};
+        entry.confidence = lines->Confidence(tesseract::RIL_TEXTLINE);
+        entry.quad = toImage(left, top, right, bottom);
+        lineBoxes.emplace_back(left, top, right - left, bottom - top);
+        collected.lines.push_back(entry);
+        collected.words.emplace_back();
+        collected.lines.back().text = cbridge::copyString(line);
+    } while (lines->Next(tesseract::RIL_TEXTLINE));
+    return lineBoxes;
+}
+
+/// The index of the first of `boxes` that holds the point (edges included), or `boxes.size()` when none does.
+size_t boxHolding(const std::vector<cv::Rect> &boxes, double x, double y) {
+    for (size_t index = 0; index < boxes.size(); ++index) {
+        const cv::Rect &box = boxes[index];
+        if (x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height) {
+            return index;
         }
     }
+    return boxes.size();
+}
 
+/// Tesseract's words of the last recognition, in a second pass over its results: each goes to the word list of the
+/// line whose box (`lineBoxes`, as collectLines returned them) holds its centre; a word no line holds is dropped.
+/// Returns, per line, the box around its words in the read image's pixels (empty when it has none).
+template <typename ToImage>
+std::vector<cv::Rect> collectWords(tesseract::TessBaseAPI &api, const ToImage &toImage,
+                                   const std::vector<cv::Rect> &lineBoxes, LineList &collected) {
+    std::unique_ptr<tesseract::ResultIterator> words(api.GetIterator());
+    std::vector<cv::Rect> wordBoxes(collected.lines.size());
+    if (!words || collected.lines.empty()) {
+        return wordBoxes;
+    }
+    do {
+        std::unique_ptr<char[]> text(words->GetUTF8Text(tesseract::RIL_WORD));
+        const std::string word = trimmed(text.get());
+        int left, top, right, bottom;
+        if (word.empty() || !words->BoundingBox(tesseract::RIL_WORD, &left, &top, &right, &bottom)) {
+            continue;
+        }
+        const size_t index = boxHolding(lineBoxes, (left + right) / 2.0, (top + bottom) / 2.0);
+        if (index == lineBoxes.size()) {
+            continue;
+        }
+        const float confidence = words->Confidence(tesseract::RIL_WORD);
+        collected.words[index].push_back(CB_TextWord{nullptr, confidence, toImage(left, top, right, bottom)});
+        collected.words[index].back().text = cbridge::copyString(word);
+        const cv::Rect wordBox(left, top, right - left, bottom - top);
+        wordBoxes[index] = wordBoxes[index].empty() ? wordBox : (wordBoxes[index] | wordBox);
+    } while (words->Next(tesseract::RIL_WORD));
+    return wordBoxes;
+}
+
+/// Hands the collected lines and their words over to one calloc'ed array for the caller (CB_TextLines_free frees
+/// it); nothing when no line was read.
+CB_Status handOver(LineList &collected, CB_TextLine **out_lines, size_t *out_count) {
     if (collected.lines.empty()) {
         return CB_OK;
     }
@@ -144,8 +149,8 @@ CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mo
     for (size_t index = 0; index < collected.lines.size(); ++index) {
         auto &lineWords = collected.words[index];
         array[index] = collected.lines[index];
-        array[index].words = static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1),
-                                                                    sizeof(CB_TextWord)));
+        array[index].words =
+            static_cast<CB_TextWord *>(std::calloc(std::max<size_t>(lineWords.size(), 1), sizeof(CB_TextWord)));
         if (array[index].words == nullptr) {
             CB_TextLines_free(array, index);
             throw std::bad_alloc();
@@ -158,6 +163,52 @@ CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mo
     *out_lines = array;
     *out_count = collected.lines.size();
     return CB_OK;
+}
+
+/// Reads `gray` (8-bit grey, or RGB) with Tesseract in `mode` into a new line array; `toImage` maps a box of
+/// `gray`'s pixels (left, top, right, bottom) to a quad in the caller's image. `lineAroundWords`: a line's box is
+/// the one around its words' boxes, not Tesseract's line box (in PSM 7 that is most of the crop, margins and all).
+template <typename ToImage>
+CB_Status recognizeGray(tesseract::TessBaseAPI &api, const cv::Mat &gray, int mode, const ToImage &toImage,
+                        bool lineAroundWords, CB_TextLine **out_lines, size_t *out_count) {
+    api.SetPageSegMode(static_cast<tesseract::PageSegMode>(mode));
+    api.SetImage(gray.data, gray.cols, gray.rows, gray.channels(), static_cast<int>(gray.step));
+    if (api.Recognize(nullptr) != 0) {
+        return cbridge::fail(CB_ENGINE_FAILED, "Tesseract could not recognise the image");
+    }
+    LineList collected;
+    const std::vector<cv::Rect> lineBoxes = collectLines(api, toImage, collected);
+    const std::vector<cv::Rect> wordBoxes = collectWords(api, toImage, lineBoxes, collected);
+    api.Clear();
+    if (lineAroundWords) {
+        for (size_t index = 0; index < collected.lines.size(); ++index) {
+            const cv::Rect &box = wordBoxes[index];
+            if (!box.empty()) {
+                collected.lines[index].quad = toImage(box.x, box.y, box.x + box.width, box.y + box.height);
+            }
+        }
+    }
+    return handOver(collected, out_lines, out_count);
+}
+
+/// The part of `image`'s upright grey picture CB_OCR_recognize reads: `rect` (in the stored picture's pixels; all
+/// of it when null) turned upright and clipped to the picture, in single-line mode cut to the label the line is
+/// printed on. None when `rect` leaves less than 2 pixels either way.
+std::optional<cv::Rect> readingArea(const CB_Image &image, const CB_Rect *rect, int mode) {
+    const cv::Mat &upright = image.uprightGray();
+    cv::Rect area(0, 0, upright.cols, upright.rows);
+    if (rect != nullptr) {
+        const cv::Rect2f asked(float(rect->x), float(rect->y), float(rect->width), float(rect->height));
+        area = cv::Rect(image.orientation.toUpright(asked, cv::Size(image.width(), image.height()))) & area;
+        if (area.width < 2 || area.height < 2) {
+            return std::nullopt;
+        }
+    }
+    if (mode == CB_PSM_SINGLE_LINE) {
+        const cv::Rect label = cbridge::labelAround(upright(area));
+        area = cv::Rect(area.x + label.x, area.y + label.y, label.width, label.height);
+    }
+    return area;
 }
 
 }  // namespace
@@ -185,19 +236,20 @@ extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages
             for (char &c : package) {
                 c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             }
-            return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" +
-                                                       file + " not found; Debian: apt install tesseract-ocr-" +
-                                                       package + ")");
+            const std::string install = "Debian: apt install tesseract-ocr-" + package;
+            return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" + file +
+                                                       " not found; " + install + ")");
         }
     }
     auto ocr = std::make_unique<CB_OCR>();
     // Silence Tesseract's own stderr chatter (e.g. "Estimating resolution"): errors are reported here.
     std::vector<std::string> names = {"debug_file"};
     std::vector<std::string> values = {"/dev/null"};
-    if (ocr->api.Init(directory.c_str(), languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values,
-                      false) != 0) {
-        return cbridge::fail(CB_MODEL_MISSING, "Tesseract could not load '" + std::string(languages) + "' from " +
-                                                   directory);
+    const int failed =
+        ocr->api.Init(directory.c_str(), languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false);
+    if (failed != 0) {
+        return cbridge::fail(CB_MODEL_MISSING,
+                             "Tesseract could not load '" + std::string(languages) + "' from " + directory);
     }
     ocr->api.SetVariable("user_defined_dpi", "300");
     *out_ocr = ocr.release();
@@ -218,9 +270,8 @@ extern "C" void CB_OCR_delete(CB_OCR *ocr) {
     }
 }
 
-extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
-                                      int mode, float scale, CB_TextLine **out_lines,
-                                      size_t *out_count) {
+extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect, int mode, float scale,
+                                      CB_TextLine **out_lines, size_t *out_count) {
     CB_TRY
     CB_REQUIRE(ocr != nullptr && image != nullptr && out_lines != nullptr && out_count != nullptr,
                "CB_OCR_recognize: NULL argument");
@@ -235,20 +286,12 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
     // picture's, turned on the way in and out.
     const cbridge::Orientation &orientation = image->orientation;
     const cv::Size stored(image->width(), image->height());
-    const cv::Mat &upright = image->uprightGray();
-    cv::Rect area(0, 0, upright.cols, upright.rows);
-    if (rect != nullptr) {
-        const cv::Rect2f asked(float(rect->x), float(rect->y), float(rect->width), float(rect->height));
-        area = cv::Rect(orientation.toUpright(asked, stored)) & area;
-        if (area.width < 2 || area.height < 2) {
-            return CB_OK;
-        }
+    const std::optional<cv::Rect> found = readingArea(*image, rect, mode);
+    if (!found) {
+        return CB_OK;
     }
-    if (mode == CB_PSM_SINGLE_LINE) {
-        const cv::Rect label = cbridge::labelAround(upright(area));
-        area = cv::Rect(area.x + label.x, area.y + label.y, label.width, label.height);
-    }
-    cv::Mat gray = upright(area);
+    const cv::Rect area = *found;
+    cv::Mat gray = image->uprightGray()(area);
     if (scale != 1) {
         gray = cbridge::resized(gray, scale, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
     }

@@ -86,8 +86,9 @@ std::vector<cv::Rect> mergeIntoLines(std::vector<cv::Rect> boxes) {
     std::vector<cv::Rect> lines;
     for (cv::Rect growing : boxes) {
         for (;;) {
-            const auto line = std::find_if(lines.rbegin(), lines.rend(),
-                                           [&](const cv::Rect &candidate) { return belongTogether(candidate, growing); });
+            const auto line = std::find_if(lines.rbegin(), lines.rend(), [&](const cv::Rect &candidate) {
+                return belongTogether(candidate, growing);
+            });
             if (line == lines.rend()) {
                 break;
             }
@@ -97,6 +98,98 @@ std::vector<cv::Rect> mergeIntoLines(std::vector<cv::Rect> boxes) {
         lines.push_back(growing);
     }
     return lines;
+}
+
+/// What lines are found in. Strokes have strong, dense edges: the morphological gradient lights them up (`edges`),
+/// and a horizontal closing joins the letters of a word into one blob that a contour can box (`words`).
+struct StrokeMasks {
+    cv::Mat edges, words;
+};
+
+StrokeMasks strokeMasks(const cv::Mat &gray) {
+    StrokeMasks masks;
+    cv::Mat gradient;
+    cv::morphologyEx(gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
+    // Otsu alone sets the bar by the strongest edges in view: next to black codes it rises so high that
+    // anti-aliased glyphs fall apart. Cap it (ink on paper gives edges of 100+, sensor noise under 20).
+    const double otsu = cv::threshold(gradient, masks.edges, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    cv::threshold(gradient, masks.edges, std::clamp(otsu, 20.0, 48.0), 255, cv::THRESH_BINARY);
+    // A horizontal closing joins the letters of a word into one blob; an opening drops what is left of
+    // thin slivers.
+    cv::morphologyEx(masks.edges, masks.words, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {9, 3}));
+    cv::morphologyEx(masks.words, masks.words, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {3, 5}));
+    return masks;
+}
+
+/// Noise (a sensor at night, a random picture) can make thousands of blobs; text never does.
+constexpr size_t maximumCandidates = 1500;
+
+/// The boxes of the blobs of `masks.words` that may be words: from `minHeight` to `maxHeight` tall and mostly
+/// filled, a blob of several lines cut into its lines; at most `maximumCandidates` of them, the largest.
+std::vector<cv::Rect> wordBoxes(const StrokeMasks &masks, double minHeight, double maxHeight) {
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(masks.words, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    std::vector<cv::Rect> boxes;
+    for (const auto &contour : contours) {
+        const cv::Rect box = cv::boundingRect(contour);
+        // Glyphs and words: a narrow digit such as "1" counts too, lines are judged after merging.
+        if (box.height < minHeight || box.height > maxHeight || box.width < 2) {
+            continue;
+        }
+        const double filled = cv::countNonZero(masks.words(box)) / double(box.area());
+        if (filled > 0.35) {
+            for (const cv::Rect &part : splitIntoLines(masks.edges, box, minHeight)) {
+                boxes.push_back(part);
+            }
+        }
+    }
+    if (boxes.size() > maximumCandidates) {
+        std::nth_element(boxes.begin(), boxes.begin() + maximumCandidates, boxes.end(),
+                         [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
+        boxes.resize(maximumCandidates);
+    }
+    return boxes;
+}
+
+/// The regions to read of `lines` (found in `source` reduced by `scale`), in `source`'s pixels: each line with a
+/// margin, clipped to the picture, and cut where it joins two labels side by side.
+std::vector<cv::Rect> regionsToRead(const cv::Mat &source, const std::vector<cv::Rect> &lines, double scale) {
+    const cv::Rect frame(0, 0, source.cols, source.rows);
+    std::vector<cv::Rect> regions;
+    for (const cv::Rect &line : lines) {
+        // Tesseract reads a line best with some margin around the glyphs.
+        const double padX = 0.4 * line.height, padY = 0.25 * line.height;
+        const cv::Rect padded = cv::Rect(int((line.x - padX) / scale), int((line.y - padY) / scale),
+                                         int((line.width + 2 * padX) / scale), int((line.height + 2 * padY) / scale)) &
+                                frame;
+        if (padded.empty()) {
+            continue;
+        }
+        // Two labels side by side can be joined into one line: each is a line of its own.
+        for (const cv::Range &piece : cbridge::labelPieces(source(padded), int(line.height / scale))) {
+            regions.emplace_back(padded.x + piece.start, padded.y, piece.size(), padded.height);
+        }
+    }
+    return regions;
+}
+
+/// Hands `regions` (in the upright picture's pixels) over to the caller as a calloc'ed array in the stored
+/// picture's pixels (CB_Rects_free frees it); nothing when there are none.
+CB_Status handOver(const CB_Image &image, const std::vector<cv::Rect> &regions, CB_Rect **out_rects,
+                   size_t *out_count) {
+    if (regions.empty()) {
+        return CB_OK;
+    }
+    auto *array = static_cast<CB_Rect *>(std::calloc(regions.size(), sizeof(CB_Rect)));
+    CB_REQUIRE(array != nullptr, "out of memory");
+    for (size_t index = 0; index < regions.size(); ++index) {
+        const cv::Rect stored(
+            image.orientation.toStored(cv::Rect2f(regions[index]), cv::Size(image.width(), image.height())));
+        array[index] = CB_Rect{stored.x, stored.y, stored.width, stored.height};
+    }
+    *out_rects = array;
+    *out_count = regions.size();
+    return CB_OK;
 }
 
 }  // namespace
@@ -119,83 +212,17 @@ extern "C" CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextReg
     if (scale != 1) {
         gray = cbridge::resized(gray, scale, cv::INTER_AREA);
     }
-    // Strokes have strong, dense edges: the morphological gradient lights them up, and a horizontal
-    // closing joins the letters of a line into one blob that a contour can box.
-    cv::Mat gradient, binary, joined;
-    cv::morphologyEx(gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
-    // Otsu alone sets the bar by the strongest edges in view: next to black codes it rises so high that
-    // anti-aliased glyphs fall apart. Cap it (ink on paper gives edges of 100+, sensor noise under 20).
-    const double otsu = cv::threshold(gradient, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-    cv::threshold(gradient, binary, std::clamp(otsu, 20.0, 48.0), 255, cv::THRESH_BINARY);
-    // A horizontal closing joins the letters of a word into one blob; an opening drops what is left of
-    // thin slivers.
-    cv::morphologyEx(binary, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {9, 3}));
-    cv::morphologyEx(joined, joined, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {3, 5}));
-
-    std::vector<std::vector<cv::Point>> contours;
-    cv::findContours(joined, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     const double minHeight = std::max(4.0, options->min_height * scale);
     const double maxHeight = options->max_height > 0 ? options->max_height * scale : gray.rows;
-    std::vector<cv::Rect> boxes;
-    for (const auto &contour : contours) {
-        const cv::Rect box = cv::boundingRect(contour);
-        // Glyphs and words: a narrow digit such as "1" counts too, lines are judged after merging.
-        if (box.height < minHeight || box.height > maxHeight || box.width < 2) {
-            continue;
-        }
-        const double filled = cv::countNonZero(joined(box)) / double(box.area());
-        if (filled > 0.35) {
-            for (const cv::Rect &part : splitIntoLines(binary, box, minHeight)) {
-                boxes.push_back(part);
-            }
-        }
-    }
-    // Noise (a sensor at night, a random picture) can make thousands of blobs; text never does.
-    constexpr size_t maximumCandidates = 1500;
-    if (boxes.size() > maximumCandidates) {
-        std::nth_element(boxes.begin(), boxes.begin() + maximumCandidates, boxes.end(),
-                         [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
-        boxes.resize(maximumCandidates);
-    }
+    const StrokeMasks masks = strokeMasks(gray);
     std::vector<cv::Rect> lines;
-    for (const auto &line : mergeIntoLines(boxes)) {
+    for (const auto &line : mergeIntoLines(wordBoxes(masks, minHeight, maxHeight))) {
         // A line of text is wider than it is tall; single glyphs and square code blocks are not lines.
         if (line.width >= 1.5 * line.height) {
             lines.push_back(line);
         }
     }
-    if (lines.empty()) {
-        return CB_OK;
-    }
-    const cv::Rect frame(0, 0, source.cols, source.rows);
-    std::vector<cv::Rect> regions;
-    for (const cv::Rect &line : lines) {
-        // Tesseract reads a line best with some margin around the glyphs.
-        const double padX = 0.4 * line.height, padY = 0.25 * line.height;
-        const cv::Rect padded = cv::Rect(int((line.x - padX) / scale), int((line.y - padY) / scale),
-                                         int((line.width + 2 * padX) / scale), int((line.height + 2 * padY) / scale)) &
-                                frame;
-        if (padded.empty()) {
-            continue;
-        }
-        // Two labels side by side can be joined into one line: each is a line of its own.
-        for (const cv::Range &piece : cbridge::labelPieces(source(padded), int(line.height / scale))) {
-            regions.emplace_back(padded.x + piece.start, padded.y, piece.size(), padded.height);
-        }
-    }
-    if (regions.empty()) {
-        return CB_OK;
-    }
-    auto *array = static_cast<CB_Rect *>(std::calloc(regions.size(), sizeof(CB_Rect)));
-    CB_REQUIRE(array != nullptr, "out of memory");
-    for (size_t index = 0; index < regions.size(); ++index) {
-        const cv::Rect stored(image->orientation.toStored(cv::Rect2f(regions[index]),
-                                                          cv::Size(image->width(), image->height())));
-        array[index] = CB_Rect{stored.x, stored.y, stored.width, stored.height};
-    }
-    *out_rects = array;
-    *out_count = regions.size();
-    return CB_OK;
+    return handOver(*image, regionsToRead(source, lines, scale), out_rects, out_count);
     CB_CATCH
 }
 

@@ -34,6 +34,7 @@ constexpr double minCoherence = 0.7;
 constexpr double minGradientRMS = 20;
 // Neighbouring cells belong to one code when their directions differ by less than this.
 constexpr double sameDirectionDegrees = 12;
+constexpr double sameDirection = sameDirectionDegrees * CV_PI / 180;  // in radians
 // A candidate smaller than this many cells is too small to hold a readable code (an EAN-13 at 1 pixel a module
 // covers 12 x 3 cells).
 constexpr int minCells = 6;
@@ -105,22 +106,8 @@ Candidate candidateOf(const std::vector<cv::Point> &cells, const CellTensor &ten
     return candidate;
 }
 
-/// Where linear codes may be, whatever their angle, in `gray`'s pixels; largest first.
-std::vector<Candidate> locate(const cv::Mat &gray) {
-    const int reduction = std::max(1, (std::max(gray.cols, gray.rows) + analysisLongSide - 1) / analysisLongSide);
-    // Too thin to hold two cells either way once reduced (a 1 x 100000 image): no code to turn, and cv::resize
-    // would assert on a side of 0.
-    if (gray.cols / reduction < 2 * cellSize || gray.rows / reduction < 2 * cellSize) {
-        return {};
-    }
-    cv::Mat small = gray;
-    if (reduction > 1) {
-        cv::resize(gray, small, cv::Size(gray.cols / reduction, gray.rows / reduction), 0, 0, cv::INTER_AREA);
-    }
-    const int columns = small.cols / cellSize, rows = small.rows / cellSize;
-    if (columns < 2 || rows < 2) {
-        return {};
-    }
+/// The structure tensor of `small`'s gradients, averaged over `columns` x `rows` cells of cellSize pixels.
+CellTensor cellTensor(const cv::Mat &small, int columns, int rows) {
     cv::Mat gx, gy;
     cv::Sobel(small, gx, CV_32F, 1, 0, 3);
     cv::Sobel(small, gy, CV_32F, 0, 1, 3);
@@ -135,8 +122,20 @@ std::vector<Candidate> locate(const cv::Mat &gray) {
     tensor.xx = cellMean(gx.mul(gx));
     tensor.yy = cellMean(gy.mul(gy));
     tensor.xy = cellMean(gx.mul(gy));
+    return tensor;
+}
 
-    cv::Mat angle(rows, columns, CV_32F), onBars(rows, columns, CV_8U, cv::Scalar(0));
+/// Per cell, whether it is on bars (1: strong gradients, most of their energy along one direction) and the
+/// gradient's direction (across the bars, in radians). `angle` is set only where the gradient is strong; elsewhere
+/// `onBars` is 0, and it is never read.
+struct BarCells {
+    cv::Mat angle;   // CV_32F
+    cv::Mat onBars;  // CV_8U, 0 or 1
+};
+
+BarCells barCells(const CellTensor &tensor) {
+    const int rows = tensor.xx.rows, columns = tensor.xx.cols;
+    BarCells cells{cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_8U, cv::Scalar(0))};
     for (int row = 0; row < rows; ++row) {
         for (int column = 0; column < columns; ++column) {
             const double xx = tensor.xx.at<float>(row, column), yy = tensor.yy.at<float>(row, column),
@@ -146,13 +145,18 @@ std::vector<Candidate> locate(const cv::Mat &gray) {
                 continue;
             }
             const double coherence = std::sqrt((xx - yy) * (xx - yy) + 4 * xy * xy) / energy;
-            angle.at<float>(row, column) = static_cast<float>(0.5 * std::atan2(2 * xy, xx - yy));
-            onBars.at<uint8_t>(row, column) = coherence >= minCoherence ? 1 : 0;
+            cells.angle.at<float>(row, column) = static_cast<float>(0.5 * std::atan2(2 * xy, xx - yy));
+            cells.onBars.at<uint8_t>(row, column) = coherence >= minCoherence ? 1 : 0;
         }
     }
+    return cells;
+}
 
-    // Groups of neighbouring bar cells (8-connected) whose directions agree step by step.
-    const double sameDirection = sameDirectionDegrees * CV_PI / 180;
+/// Groups of neighbouring bar cells (8-connected) whose directions agree step by step, in the order of their first
+/// cell (row by row); single cells are left out.
+std::vector<std::vector<cv::Point>> groupBarCells(const BarCells &cells) {
+    const int rows = cells.onBars.rows, columns = cells.onBars.cols;
+    const cv::Mat &angle = cells.angle, &onBars = cells.onBars;
     std::vector<std::vector<cv::Point>> groups;
     cv::Mat visited(rows, columns, CV_8U, cv::Scalar(0));
     for (int row = 0; row < rows; ++row) {
@@ -185,8 +189,13 @@ std::vector<Candidate> locate(const cv::Mat &gray) {
             }
         }
     }
+    return groups;
+}
 
-    // Join groups side by side along one direction (an add-on and its code), largest first.
+/// The candidates of `groups`, largest group first, where two groups side by side along one direction (an add-on
+/// and its code, a code split by a glare spot) are one candidate: the first of them, grown.
+std::vector<Candidate> joinSideBySide(std::vector<std::vector<cv::Point>> groups, const CellTensor &tensor,
+                                      int reduction) {
     std::sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) { return a.size() > b.size(); });
     std::vector<Candidate> candidates;
     for (const auto &group : groups) {
@@ -215,10 +224,21 @@ std::vector<Candidate> locate(const cv::Mat &gray) {
             }
         }
     }
-    std::vector<Candidate> kept;
+    std::vector<Candidate> unjoined;
     for (size_t index = 0; index < candidates.size(); ++index) {
-        const Candidate &candidate = candidates[index];
-        if (joined[index] || candidate.cells < minCells || candidate.length < minLengthCells * cellSize * reduction ||
+        if (!joined[index]) {
+            unjoined.push_back(candidates[index]);
+        }
+    }
+    return unjoined;
+}
+
+/// Of `candidates`, those large and long enough to hold a code and not too tall for one, most cells first; at most
+/// maxCandidates.
+std::vector<Candidate> codeShaped(const std::vector<Candidate> &candidates, int reduction) {
+    std::vector<Candidate> kept;
+    for (const Candidate &candidate : candidates) {
+        if (candidate.cells < minCells || candidate.length < minLengthCells * cellSize * reduction ||
             candidate.height > maxHeightToLength * candidate.length) {
             continue;
         }
@@ -229,6 +249,26 @@ std::vector<Candidate> locate(const cv::Mat &gray) {
         kept.resize(maxCandidates);
     }
     return kept;
+}
+
+/// Where linear codes may be, whatever their angle, in `gray`'s pixels; largest first.
+std::vector<Candidate> locate(const cv::Mat &gray) {
+    const int reduction = std::max(1, (std::max(gray.cols, gray.rows) + analysisLongSide - 1) / analysisLongSide);
+    // Too thin to hold two cells either way once reduced (a 1 x 100000 image): no code to turn, and cv::resize
+    // would assert on a side of 0.
+    if (gray.cols / reduction < 2 * cellSize || gray.rows / reduction < 2 * cellSize) {
+        return {};
+    }
+    cv::Mat small = gray;
+    if (reduction > 1) {
+        cv::resize(gray, small, cv::Size(gray.cols / reduction, gray.rows / reduction), 0, 0, cv::INTER_AREA);
+    }
+    const int columns = small.cols / cellSize, rows = small.rows / cellSize;
+    if (columns < 2 || rows < 2) {
+        return {};
+    }
+    const CellTensor tensor = cellTensor(small, columns, rows);
+    return codeShaped(joinSideBySide(groupBarCells(barCells(tensor)), tensor, reduction), reduction);
 }
 
 bool contains(const Candidate &candidate, cv::Point2d point) {
@@ -297,9 +337,9 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         // The cut's pixel (x, y) is the read's centre + (x - w/2) / enlarge * across + (y - h/2) / enlargeAlong *
         // along: bars upright, the code's length across the cut.
         const cv::Point2d across = candidate.across, along(-across.y, across.x);
-        const cv::Point2d origin = candidate.centre - across * (cut.width / 2.0 / enlarge) -
-                                   along * (cut.height / 2.0 / enlargeAlong);
-        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,
+        const cv::Point2d origin =
+            candidate.centre - across * (cut.width / 2.0 / enlarge) - along * (cut.height / 2.0 / enlargeAlong);
+        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,  // one row per coordinate
                                  across.y / enlarge, along.y / enlargeAlong, origin.y);
         cv::Mat upright;
         cv::warpAffine(gray, upright, cv::Mat(toRead), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
