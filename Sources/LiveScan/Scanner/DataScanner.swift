@@ -221,14 +221,8 @@ public final class DataScanner: @unchecked Sendable {
         var guide = Guide(locator: engines.qrLocator)
         let feed = FrameFeed(source: source, plan: plan)
         while true {
-            let stop = lock.withLock {
-                while paused && !stopRequested {
-                    lock.wait()
-                }
-                return stopRequested
-            }
-            if stop {
-                (outcome.reason, outcome.error) = lock.withLock { (stopReason, stopError) }
+            if let stop = waitWhilePaused() {
+                (outcome.reason, outcome.error) = stop
                 break
             }
             do {
@@ -239,25 +233,12 @@ public final class DataScanner: @unchecked Sendable {
                     }
                     break
                 }
-                var observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
+                let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
                                                                regionOfInterest: regionOfInterest)
-                // Codes a detector located but could not read are hints for guidance, never items.
-                let located = observations.filter { !$0.isReadable }
-                observations.removeAll { !$0.isReadable }
-                if isGuidanceEnabled, let hint = guide.update(frame: frame, decoded: observations, located: located) {
-                    delegate?.dataScanner(self, didChangeGuidance: hint.guidance)
-                }
-                var changes = tracker.update(observations, frame: frame.index, time: frame.time)
-                var items = tracker.items
-                if !recognizesMultipleItems {
-                    let center = regionOfInterest?.center ?? Point(x: Double(frame.width) / 2,
-                                                                   y: Double(frame.height) / 2)
-                    (changes, items) = selection.narrow(changes, allItems: items, center: center)
-                }
+                let items = track(observations, in: frame, tracker: &tracker, selection: &selection, guide: &guide)
                 outcome.lastFrameIndex = frame.index
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
-                deliver(changes, items: items, frameIndex: frame.index, time: frame.time)
                 delegate?.dataScanner(self, didProcess: frame, allItems: items)
             } catch {
                 let failure = error as? ScanError ?? .engineFailure(String(describing: error))
@@ -276,6 +257,36 @@ public final class DataScanner: @unchecked Sendable {
         deliver(final, items: [], frameIndex: max(outcome.lastFrameIndex, 0), time: outcome.lastTime)
         delegate?.dataScanner(self, didFinish: outcome)
         return outcome
+    }
+
+    /// Blocks while the scan is paused; the reason and error of a stop asked for meanwhile, or nil to go on.
+    private func waitWhilePaused() -> (ScanOutcome.Reason, ScanError?)? {
+        lock.withLock {
+            while paused && !stopRequested {
+                lock.wait()
+            }
+            return stopRequested ? (stopReason, stopError) : nil
+        }
+    }
+
+    /// One frame's observations through guidance, the tracker and the single-item selection, its changes
+    /// delivered; returns the items then current.
+    private func track(_ observations: [Observation], in frame: Frame, tracker: inout Tracker,
+                       selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
+        // Codes a detector located but could not read are hints for guidance, never items.
+        let readable = observations.filter(\.isReadable)
+        if isGuidanceEnabled,
+           let hint = guide.update(frame: frame, decoded: readable, located: observations.filter { !$0.isReadable }) {
+            delegate?.dataScanner(self, didChangeGuidance: hint.guidance)
+        }
+        var changes = tracker.update(readable, frame: frame.index, time: frame.time)
+        var items = tracker.items
+        if !recognizesMultipleItems {
+            let center = regionOfInterest?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)
+            (changes, items) = selection.narrow(changes, allItems: items, center: center)
+        }
+        deliver(changes, items: items, frameIndex: frame.index, time: frame.time)
+        return items
     }
 
     private func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double) {

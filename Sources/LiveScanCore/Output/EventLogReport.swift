@@ -137,47 +137,31 @@ public struct EventLogReport: Sendable, Equatable {
             }
             // The reader drops change lines without an id or frame, so both are here.
             guard let id = record.id, let frame = record.frame else { return }
-            // A remove's own frame is the grace period after the last sighting; seen_frame is the sighting.
-            let seenFrame = record.seenFrame ?? frame
-            let seenTime = record.seenTime ?? record.time
-            let index: Int
-            if let known = indexByID[id] {
-                index = known
-            } else {
-                index = items.count
-                indexByID[id] = index
-                // An add is decided in the frame that first saw the item; any other first line means the log
-                // began after the item appeared, and its sighting is the earliest we know.
-                let isAdd = record.event == .add
-                items.append(Item(id: id, kind: nil, symbology: nil, value: nil, valueBase64: nil,
-                                  firstFrame: isAdd ? frame : seenFrame, firstTime: isAdd ? record.time : seenTime,
-                                  lastFrame: seenFrame, lastTime: seenTime, updates: 0, distinctValues: 0,
-                                  wasAdded: isAdd, removed: false))
-            }
-            var item = items[index]
-            item.kind = record.kind ?? item.kind
-            item.symbology = record.symbology ?? item.symbology
+            let index = itemIndex(id: id, firstSeenIn: record, frame: frame)
+            items[index].absorb(record, frame: frame)
             if let value = record.value {
-                item.value = value
-                item.valueBase64 = record.payloadBase64
                 // Two non-UTF-8 payloads can share a best reading: the bytes tell them apart.
                 valuesByID[id, default: []].insert(record.payloadBase64.map { "b64:" + $0 } ?? "text:" + value)
-                item.distinctValues = valuesByID[id]?.count ?? 0
+                items[index].distinctValues = valuesByID[id]?.count ?? 0
             }
-            item.lastFrame = seenFrame
-            item.lastTime = seenTime
-            switch record.event {
-            case .add:
-                item.wasAdded = true
-                item.removed = false
-            case .update:
-                item.updates += 1
-            case .remove:
-                item.removed = true
-            case .start, .resize, .end:
-                break
+        }
+
+        /// The index of item `id` in `items`, appended with what `record`, its first line, says of its start.
+        private mutating func itemIndex(id: String, firstSeenIn record: EventLogRecord, frame: Int) -> Int {
+            if let known = indexByID[id] {
+                return known
             }
-            items[index] = item
+            indexByID[id] = items.count
+            // An add is decided in the frame that first saw the item; any other first line means the log began
+            // after the item appeared, and its sighting is the earliest we know.
+            let isAdd = record.event == .add
+            let seenFrame = record.seenFrame ?? frame
+            let seenTime = record.seenTime ?? record.time
+            items.append(Item(id: id, kind: nil, symbology: nil, value: nil, valueBase64: nil,
+                              firstFrame: isAdd ? frame : seenFrame, firstTime: isAdd ? record.time : seenTime,
+                              lastFrame: seenFrame, lastTime: seenTime, updates: 0, distinctValues: 0,
+                              wasAdded: isAdd, removed: false))
+            return items.count - 1
         }
 
         /// The report of every line added so far.
@@ -202,5 +186,31 @@ public struct EventLogReport: Sendable, Equatable {
     private init(items: [Item], totals: Totals) {
         self.items = items
         self.totals = totals
+    }
+}
+
+extension EventLogReport.Item {
+    /// One more change line of this item (`frame`: the line's frame).
+    fileprivate mutating func absorb(_ record: EventLogRecord, frame: Int) {
+        kind = record.kind ?? kind
+        symbology = record.symbology ?? symbology
+        if let value = record.value {
+            self.value = value
+            valueBase64 = record.payloadBase64
+        }
+        // A remove's own frame is the grace period after the last sighting; seen_frame is the sighting.
+        lastFrame = record.seenFrame ?? frame
+        lastTime = record.seenTime ?? record.time
+        switch record.event {
+        case .add:
+            wasAdded = true
+            removed = false
+        case .update:
+            updates += 1
+        case .remove:
+            removed = true
+        case .start, .resize, .end:
+            break
+        }
     }
 }
