@@ -26,7 +26,7 @@ struct FlagFormat {
 
 /// What each CB_Format flag reads: its zxing-cpp 3 symbology, less the variants LiveScan has a flag of their own
 /// for (Micro QR within QR Code; EAN-8, UPC-A, UPC-E within EAN/UPC; DataBar Expanded within DataBar). Not read:
-/// Telepen, DX film edge and stand-alone EAN-2/EAN-5, which LiveScan has no symbology for.
+/// stand-alone EAN-2/EAN-5, which LiveScan has no symbology for.
 constexpr FlagFormat readFormats[] = {
     {CB_FORMAT_AZTEC, BarcodeFormat::Aztec},  // Aztec Code and Aztec Rune
     {CB_FORMAT_CODABAR, BarcodeFormat::Codabar},
@@ -51,6 +51,8 @@ constexpr FlagFormat readFormats[] = {
     {CB_FORMAT_UPCA, BarcodeFormat::UPCA},
     {CB_FORMAT_UPCE, BarcodeFormat::UPCE},
     {CB_FORMAT_MICROQRCODE, BarcodeFormat::MicroQRCode},
+    {CB_FORMAT_TELEPEN, BarcodeFormat::Telepen},  // Telepen Alpha and Telepen Numeric
+    {CB_FORMAT_DXFILMEDGE, BarcodeFormat::DXFilmEdge},
 };
 
 constexpr int flagsRead() {
@@ -61,11 +63,13 @@ constexpr int flagsRead() {
     return flags;
 }
 static_assert(flagsRead() == CB_FORMAT_ALL, "every CB_Format flag reads some zxing-cpp format");
+static_assert((CB_FORMAT_DEFAULT & CB_FORMAT_TELEPEN) == 0 && (CB_FORMAT_DEFAULT & CB_FORMAT_DXFILMEDGE) == 0,
+              "the opt-in formats are read only when asked for by name");
 
 }  // namespace
 
 ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert, bool tryDownscale) {
-    const int wanted = formats == 0 ? CB_FORMAT_ALL : formats;
+    const int wanted = formats == 0 ? CB_FORMAT_DEFAULT : formats;
     std::vector<BarcodeFormat> zxingFormats;
     for (const auto &entry : readFormats) {
         if ((wanted & entry.flag) != 0) {
@@ -114,6 +118,9 @@ int formatFlag(const ZXing::Barcode &result) {
     case BarcodeFormat::MaxiCode: return CB_FORMAT_MAXICODE;
     case BarcodeFormat::PDF417: return CB_FORMAT_PDF417;
     case BarcodeFormat::QRCode: return format == BarcodeFormat::MicroQRCode ? CB_FORMAT_MICROQRCODE : CB_FORMAT_QRCODE;
+    case BarcodeFormat::Telepen: return CB_FORMAT_TELEPEN;
+    case BarcodeFormat::OtherBarcode:  // ISO/IEC 15424's "other barcode" ('X'): DX film edge is a variant of it
+        return format == BarcodeFormat::DXFilmEdge ? CB_FORMAT_DXFILMEDGE : CB_FORMAT_NONE;
     default: return CB_FORMAT_NONE;
     }
 }
@@ -520,7 +527,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         scale = static_cast<double>(longSide) / maxSide;
         gray = cbridge::resized(gray, 1 / scale, cv::INTER_AREA);
     }
-    const int wanted = options->formats == 0 ? CB_FORMAT_ALL : options->formats;
+    const int wanted = options->formats == 0 ? CB_FORMAT_DEFAULT : options->formats;
     const auto zxingOptions = cbridge::readerOptions(wanted, options->try_harder != 0, options->try_rotate != 0,
                                                      options->try_inverted != 0, options->try_downscale != 0);
     cbridge::BarcodeList barcodes(wanted);

@@ -35,7 +35,7 @@ private:
     std::vector<CB_Barcode> barcodes;
 };
 
-/// zxing-cpp's options for these CB_Format flags (0: all) and knobs; see CB_BarcodeOptions.
+/// zxing-cpp's options for these CB_Format flags (0: CB_FORMAT_DEFAULT) and knobs; see CB_BarcodeOptions.
 ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert,
                                    bool tryDownscale = false);
 /// The CB_Format flag a result is reported as, CB_FORMAT_NONE for a format LiveScan does not ask for.

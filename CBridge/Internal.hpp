@@ -13,10 +13,10 @@
 namespace cbridge {
 
 /// The CB_Format flags of linear (1-D) codes: read along a line across their bars, which are the same all along
-/// their height.
+/// their height. Not DX film edge: its two tracks (a clock above the data) differ.
 constexpr int linearFormats = CB_FORMAT_CODABAR | CB_FORMAT_CODE39 | CB_FORMAT_CODE93 | CB_FORMAT_CODE128 |
                               CB_FORMAT_DATABAR | CB_FORMAT_DATABAR_EXPANDED | CB_FORMAT_EAN8 | CB_FORMAT_EAN13 |
-                              CB_FORMAT_ITF | CB_FORMAT_UPCA | CB_FORMAT_UPCE;
+                              CB_FORMAT_ITF | CB_FORMAT_UPCA | CB_FORMAT_UPCE | CB_FORMAT_TELEPEN;
 
 /// Leaves `message` for CB_last_error() on this thread and returns `status`.
 CB_Status fail(CB_Status status, const std::string &message);

@@ -36,14 +36,17 @@ class FormatSupport:
     zbar: tuple[str, ...] | None   # zbarimg symbologies to enable
 
 
-# Every barcode symbology livescan knows (its --types names minus `text`).
+# The symbologies `--types barcodes` reads: every one livescan knows but the opt-in `telepen` and `dxfilmedge`,
+# which are read only when named (Symbology.isReadByDefault).
 LIVESCAN_BARCODES = ("qr,microqr,datamatrix,aztec,pdf417,maxicode,ean13,ean8,upca,upce,code128,code39,code93,"
                      "codabar,itf,databar,databar-expanded")
 
 # Folder format (zxing-cpp's BarcodeFormat names, as in expected_pass_counts.json) -> tools.
 # zxing-cpp 1.4 (ZXingReader) has no DXFilmEdge, Telepen, rMQR, MicroPDF417 or DataBar Limited reader; LiveScan
 # (zxing-cpp 3.1) reads DataBar Limited as `databar`, MicroPDF417 as `pdf417` and rMQR as `qr`, their
-# symbologies, and has no name for DX film edge or Telepen.
+# symbologies, and DX film edge and Telepen (Alpha and Numeric) as the opt-in `dxfilmedge` and `telepen`. Their
+# payloads compare as zxing-cpp's samples store them: Telepen's text as decoded (numeric pairs as digits), DX film
+# edge's `DX1-DX2/FRAME` (`36-2/21`).
 FORMATS: dict[str, FormatSupport] = {
     "Aztec": FormatSupport("aztec", "Aztec", None),
     "Codabar": FormatSupport("codabar", "Codabar", ("codabar",)),
@@ -57,7 +60,7 @@ FORMATS: dict[str, FormatSupport] = {
     "DataBarExpStk": FormatSupport("databar-expanded", "DataBarExpanded", ("databar-exp",)),
     "DataBarLtd": FormatSupport("databar", None, None),
     "DataMatrix": FormatSupport("datamatrix", "DataMatrix", None),
-    "DXFilmEdge": FormatSupport(None, None, None),
+    "DXFilmEdge": FormatSupport("dxfilmedge", None, None),
     "EAN8": FormatSupport("ean8", "EAN-8", ("ean8",)),
     "EAN13": FormatSupport("ean13", "EAN-13", ("ean13",)),
     "ITF": FormatSupport("itf", "ITF", ("i25",)),
@@ -67,7 +70,7 @@ FORMATS: dict[str, FormatSupport] = {
     "PDF417": FormatSupport("pdf417", "PDF417", None),   # zbar 0.23's PDF417 decoder returns nothing
     "QRCode": FormatSupport("qr", "QRCode", ("qrcode",)),
     "RMQRCode": FormatSupport("qr", None, None),
-    "Telepen": FormatSupport(None, None, None),
+    "Telepen": FormatSupport("telepen", None, None),
     "UPCA": FormatSupport("upca", "UPC-A", ("upca", "ean13")),
     "UPCE": FormatSupport("upce", "UPC-E", ("upce",)),
     # Negative folders: every barcode format, as a user scanning "anything" would.

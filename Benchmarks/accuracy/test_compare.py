@@ -58,6 +58,19 @@ class MatchingTests(unittest.TestCase):
         self.assertIsNone(compare.gs1_element_string(b"no (01) hri"))
         self.assertEqual(compare.canonical("QRCode", b"(01)12345678901231"), b"(01)12345678901231")
 
+    def test_telepen_and_dx_film_edge_are_named_and_compared_as_stored(self):
+        self.assertEqual(compare.FORMATS["Telepen"].livescan, "telepen")
+        self.assertEqual(compare.FORMATS["DXFilmEdge"].livescan, "dxfilmedge")
+        # Opt-in: not among the symbologies of a scan for "anything" (the negative folders').
+        self.assertNotIn("telepen", compare.LIVESCAN_BARCODES.split(","))
+        self.assertNotIn("dxfilmedge", compare.LIVESCAN_BARCODES.split(","))
+        # Telepen Numeric's digits are text, never padded or expanded as EAN/UPC's are.
+        self.assertTrue(compare.matches(compare.Decode(text=b"01234567"), b"01234567", "Telepen"))
+        self.assertFalse(compare.matches(compare.Decode(text=b"1234567"), b"01234567", "Telepen"))
+        self.assertTrue(compare.matches(compare.Decode(text=b"TELEPEN BARCODE"), b"TELEPEN BARCODE", "Telepen"))
+        self.assertTrue(compare.matches(compare.Decode(text=b"36-2/21"), b"36-2/21", "DXFilmEdge"))
+        self.assertFalse(compare.matches(compare.Decode(text=b"36-2/20A"), b"36-2/21", "DXFilmEdge"))
+
     def test_score_single_code_image(self):
         right, wrong = compare.Decode(text=b"4711"), compare.Decode(text=b"4712")
         self.assertEqual(vars(compare.score_image([right], [b"4711"], "QRCode")),

@@ -64,6 +64,10 @@ do {
             let (rowsTime, rowsFound) = try measure { try withoutSearch.detect(in: frame) }
             row("  without the any-angle search", rowsTime, codesFound(rowsFound))
         }
+        // What reading the opt-in symbologies too would cost (Symbology.isReadByDefault keeps them out).
+        let everyOne = ZXingBarcodeDetector(options: quality.barcodeOptions(symbologies: Set(Symbology.allCases)))
+        let (everyTime, everyFound) = try measure { try everyOne.detect(in: frame) }
+        row("  with the opt-in telepen and dxfilmedge too", everyTime, codesFound(everyFound))
     }
     // The search's worst case: a 720p frame of stripes at many angles and noise, no code; every candidate is cut
     // out and read (at most 8).
@@ -85,6 +89,10 @@ do {
         let (rowsTime, _) = try measure { try ZXingBarcodeDetector(options: options).detect(in: striped) }
         row("stripes, no code (\(quality.rawValue)), any angle", searchTime,
             String(format: "%.1f ms without", rowsTime))
+        options.symbologies = Set(Symbology.allCases)
+        options.readsAnyAngle = true
+        let (everyTime, everyFound) = try measure { try ZXingBarcodeDetector(options: options).detect(in: striped) }
+        row("  with the opt-in telepen and dxfilmedge too", everyTime, "\(everyFound.count) codes")
     }
     let (locatorTime, located) = try measure { try OpenCVQRCodeDetector().detect(in: frame) }
     row("OpenCV QRCodeDetector locate + zxing decode", locatorTime, codesFound(located) + " (QR only)")

@@ -24,13 +24,19 @@ struct ScanOption {
 
     static var typeNames: [String] { Symbology.allCases.map(\.rawValue) + ["barcodes", "text"] }
 
+    /// The symbologies `barcodes` leaves out, which are read only when named (`Symbology.isReadByDefault`).
+    static var optInNames: [String] { Symbology.allCases.filter { !$0.isReadByDefault }.map(\.rawValue) }
+
     static let all: [ScanOption] = [
         ScanOption(
             names: ["--types"], value: "LIST",
             help: ["what to look for, comma-separated (default: everything):"]
-                + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology)"),
+                + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology but "
+                    + optInNames.joined(separator: " and ") + ", read only when named)"),
             readme: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
-                + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology (default: all). "
+                + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology but "
+                + optInNames.map { "`\($0)`" }.joined(separator: " and ") + ", which are read only when named "
+                + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); default: `barcodes,text`. "
                 + "Apple's Vision names are accepted too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, "
                 + "`itf14`)"),
         ScanOption(

@@ -4,8 +4,11 @@ import LiveScan
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
     var sources: [String]
+    /// The symbologies named in `--types`; with `readsEverySymbology`, only the opt-in ones (the others are in it).
     var symbologies: [Symbology]
     var wantsBarcodes: Bool
+    /// `barcodes` (or no `--types`): every symbology read by default (`Symbology.isReadByDefault`).
+    var readsEverySymbology: Bool
     var wantsText: Bool
     var languages: [String]
     var quality: QualityLevel
@@ -57,18 +60,19 @@ struct ScanOptions {
         symbologies = []
         wantsText = true
         wantsBarcodes = true
+        readsEverySymbology = true
         if let types = parsed.list("--types") {
             guard !types.isEmpty else { throw UsageError(message: "--types needs at least one type") }
             wantsText = false
             wantsBarcodes = false
-            var everySymbology = false
+            readsEverySymbology = false
             for name in types {
                 switch name.lowercased() {
                 case "text":
                     wantsText = true
                 case "barcodes", "all-barcodes":
                     wantsBarcodes = true
-                    everySymbology = true
+                    readsEverySymbology = true
                 default:
                     guard let symbology = Symbology(name: name) else {
                         throw UsageError(message: "unknown type '\(name)' in --types (known: "
@@ -78,9 +82,9 @@ struct ScanOptions {
                     symbologies.append(symbology)
                 }
             }
-            if everySymbology {
-                // An empty list is every symbology.
-                symbologies = []
+            if readsEverySymbology {
+                // `barcodes,telepen`: what `barcodes` reads, and the opt-in ones named beside it.
+                symbologies.removeAll(where: \.isReadByDefault)
             }
         }
         languages = parsed.list("--languages") ?? ["eng"]
@@ -191,7 +195,10 @@ struct ScanOptions {
     var recognizedDataTypes: Set<RecognizedDataType> {
         var types = Set<RecognizedDataType>()
         if wantsBarcodes {
-            types.insert(.barcode(symbologies: symbologies))
+            // An empty list is every symbology read by default; opt-in ones named beside `barcodes` join it.
+            let named = readsEverySymbology && !symbologies.isEmpty ? Symbology.readByDefault + symbologies
+                : symbologies
+            types.insert(.barcode(symbologies: named))
         }
         if wantsText {
             types.insert(.text(languages: languages))
@@ -201,7 +208,8 @@ struct ScanOptions {
 
     /// The start line's `config`; `region` is the region of interest in pixels.
     func eventLogConfig(tracker: TrackerConfiguration, region: Bounds?) -> EventLog.Config {
-        var types = symbologies.isEmpty && wantsBarcodes ? [EventLog.Config.allBarcodes] : symbologies.map(\.rawValue)
+        var types = (wantsBarcodes && readsEverySymbology ? [EventLog.Config.allBarcodes] : [])
+            + symbologies.map(\.rawValue)
         if wantsText {
             types.append("text")
         }

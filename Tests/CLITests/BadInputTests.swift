@@ -91,7 +91,7 @@ import LiveScanScenes
         #expect(result.status == 2)
         #expect(result.errorLines.first == "Error: unknown type 'barcodez' in --types (known: qr, microqr, datamatrix, "
                 + "aztec, pdf417, maxicode, ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, databar, "
-                + "databar-expanded, barcodes, text)")
+                + "databar-expanded, telepen, dxfilmedge, barcodes, text)")
         #expect(result.errorLines.dropFirst().first?.hasPrefix("Usage: livescan scan") == true)
         #expect(result.errorLines.last == "See 'livescan --help'.")
     }

@@ -130,6 +130,30 @@ import LiveScanScenes
         #expect(plus.errorLines.first?.contains("tesseract-ocr-jpn") == true, "\(plus.errorLines)")
     }
 
+    /// Telepen and DX film edge are opt-in: `barcodes`, and no `--types` at all, leave them out; named, they are
+    /// read, beside `barcodes` too, and the start line logs what was asked for.
+    @Test func optInSymbologiesAreReadOnlyWhenNamed() throws {
+        let every = try ScanOptions(["--types", "barcodes", "x.png"])
+        #expect(every.recognizedDataTypes == [.barcode(symbologies: [])])
+        let plain = try ScanOptions(["x.png"])
+        #expect(plain.recognizedDataTypes == [.barcode(symbologies: []), .text(languages: ["eng"])])
+        let both = try ScanOptions(["--types", "telepen,barcodes,qr", "x.png"])
+        #expect(both.recognizedDataTypes == [.barcode(symbologies: Symbology.readByDefault + [.telepen])])
+        #expect(both.eventLogConfig(tracker: TrackerConfiguration(), region: nil).types == ["all-barcodes", "telepen"])
+        let named = try ScanOptions(["--types", "dxfilmedge,qr", "x.png"])
+        #expect(named.recognizedDataTypes == [.barcode(symbologies: [.dxfilmedge, .qr])])
+
+        // zxing-cpp's Telepen sample (BridgeTests' fixture), through the built binary.
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BridgeTests/Fixtures/telepen-alpha.png").path
+        for types in [["--types", "barcodes"], ["--types", "barcodes,text"], []] {
+            let result = try Livescan.run(["scan"] + types + ["--raw", sample])
+            #expect(!result.outputLines.contains("TELEPEN"), "\(types): \(result.outputLines)")
+        }
+        let telepen = try Livescan.run(["scan", "--types", "barcodes,telepen", sample])
+        #expect(telepen.status == 0 && telepen.outputLines == ["telepen:TELEPEN"], "\(telepen.outputLines)")
+    }
+
     @Test func typeGroupsAndZbarSpellings() throws {
         let image = try stillImage()
         let barcodes = try Livescan.run(["scan", "--types", "barcodes", image.path])

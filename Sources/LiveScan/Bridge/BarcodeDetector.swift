@@ -12,7 +12,8 @@ public protocol RegionBarcodeDetector: BarcodeDetector {
 
 /// The zxing-cpp knobs a quality level turns.
 public struct BarcodeDetectorOptions: Sendable, Equatable {
-    /// The symbologies to look for; empty = all.
+    /// The symbologies to look for; empty = every one read by default (`Symbology.isReadByDefault`: all but
+    /// `telepen` and `dxfilmedge`).
     public var symbologies: Set<Symbology>
     /// zxing-cpp `tryHarder`: slower, finds small and damaged codes; with it, a frame in which no QR code was
     /// read gets QR second chances (halved; doubled when small) (default true).

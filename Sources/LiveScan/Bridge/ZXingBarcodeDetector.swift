@@ -1,7 +1,7 @@
 import Foundation
 internal import CBridge
 
-/// Every LiveScan symbology, read by zxing-cpp 3.1 through `ZXing::ReadBarcodes` (`CB_Barcode_read`).
+/// LiveScan's symbologies, read by zxing-cpp 3.1 through `ZXing::ReadBarcodes` (`CB_Barcode_read`).
 public struct ZXingBarcodeDetector: RegionBarcodeDetector {
     public let options: BarcodeDetectorOptions
 
@@ -73,8 +73,21 @@ extension Symbology {
         case .itf: return CB_FORMAT_ITF
         case .databar: return CB_FORMAT_DATABAR
         case .databarExpanded: return CB_FORMAT_DATABAR_EXPANDED
+        case .telepen: return CB_FORMAT_TELEPEN
+        case .dxfilmedge: return CB_FORMAT_DXFILMEDGE
         }
     }
+
+    /// Whether asking for every symbology (an empty set: `RecognizedDataType.barcode(symbologies: [])`,
+    /// `BarcodeDetectorOptions.symbologies`, `--types barcodes`) reads this one: every symbology but the opt-in
+    /// `telepen` and `dxfilmedge`, which are read only when named. CBridge decides it (`CB_FORMAT_DEFAULT`, what
+    /// `CB_Barcode_read` reads for formats 0).
+    public var isReadByDefault: Bool {
+        formatFlag.rawValue & CB_FORMAT_DEFAULT.rawValue != 0
+    }
+
+    /// The symbologies an empty set stands for (`isReadByDefault`), in `allCases` order.
+    public static var readByDefault: [Symbology] { allCases.filter(\.isReadByDefault) }
 
     init?(formatFlag: Int32) {
         guard let match = Symbology.allCases.first(where: { Int32($0.formatFlag.rawValue) == formatFlag }) else {

@@ -16,7 +16,7 @@ struct ScanEngines {
             switch type {
             case let .barcode(list):
                 wantsBarcodes = true
-                symbologies.formUnion(list.isEmpty ? Symbology.allCases : list)
+                symbologies.formUnion(list.isEmpty ? Symbology.readByDefault : list)
             case let .text(list, _):
                 wantsText = true
                 languages += list.filter { !languages.contains($0) }

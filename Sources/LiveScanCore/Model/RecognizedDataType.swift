@@ -2,7 +2,8 @@
 public enum RecognizedDataType: Sendable, Hashable {
     /// Lines of text in the given Tesseract languages (empty = English), optionally only of one kind.
     case text(languages: [String] = [], textContentType: TextContentType? = nil)
-    /// Barcodes of the given symbologies (empty = every symbology).
+    /// Barcodes of the given symbologies (empty = every symbology read by default: all but the opt-in `telepen`
+    /// and `dxfilmedge`, which must be named; `Symbology.isReadByDefault`).
     case barcode(symbologies: [Symbology] = [])
 }
 

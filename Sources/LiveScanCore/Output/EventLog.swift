@@ -59,7 +59,7 @@ public enum EventLog {
             self.regionOfInterest = regionOfInterest
         }
 
-        /// Every symbology, as `types` names it.
+        /// Every symbology read by default (all but the opt-in `telepen` and `dxfilmedge`), as `types` names it.
         public static let allBarcodes = "all-barcodes"
 
         fileprivate var json: String {
