@@ -69,6 +69,18 @@ struct CommandLineArguments {
 
     func has(_ name: String) -> Bool { flags.contains(name) }
 
+    /// The value of `name` as a number `isValid` accepts, nil when the option is not given; anything else is the
+    /// usage error `NAME takes TAKES, got 'VALUE'`.
+    func number<Number: LosslessStringConvertible>(_ name: String, takes: String, isValid: (Number) -> Bool) throws
+        -> Number?
+    {
+        guard let text = values[name] else { return nil }
+        guard let number = Number(text), isValid(number) else {
+            throw UsageError(message: "\(name) takes \(takes), got '\(text)'")
+        }
+        return number
+    }
+
     /// A comma-separated list value, trimmed, without empty entries.
     func list(_ name: String) -> [String]? {
         values[name].map { value in

@@ -57,43 +57,8 @@ struct ScanOptions {
             }))
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
-        symbologies = []
-        wantsText = true
-        wantsBarcodes = true
-        readsEverySymbology = true
-        if let types = parsed.list("--types") {
-            guard !types.isEmpty else { throw UsageError(message: "--types needs at least one type") }
-            wantsText = false
-            wantsBarcodes = false
-            readsEverySymbology = false
-            for name in types {
-                switch name.lowercased() {
-                case "text":
-                    wantsText = true
-                case "barcodes", "all-barcodes":
-                    wantsBarcodes = true
-                    readsEverySymbology = true
-                default:
-                    guard let symbology = Symbology(name: name) else {
-                        throw UsageError(message: "unknown type '\(name)' in --types (known: "
-                            + ScanOption.typeNames.joined(separator: ", ") + ")")
-                    }
-                    wantsBarcodes = true
-                    symbologies.append(symbology)
-                }
-            }
-            if readsEverySymbology {
-                // `barcodes,telepen`: what `barcodes` reads, and the opt-in ones named beside it.
-                symbologies.removeAll(where: \.isReadByDefault)
-            }
-        }
-        languages = parsed.list("--languages") ?? ["eng"]
-        guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
-        let languageCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+")
-        for language in languages where !language.allSatisfy(languageCharacters.contains) {
-            throw UsageError(message: "invalid language '\(language)' in --languages (names like eng, chi_sim or "
-                + "en-US, comma-separated)")
-        }
+        (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(parsed.list("--types"))
+        languages = try Self.languages(parsed.list("--languages"))
         let qualityName = parsed.value("--quality") ?? QualityLevel.balanced.rawValue
         guard let quality = QualityLevel(rawValue: qualityName) else {
             throw UsageError(message: "unknown quality '\(qualityName)' (known: fast, balanced, accurate)")
@@ -109,18 +74,9 @@ struct ScanOptions {
         reconnect = parsed.has("--reconnect")
         annotatePath = parsed.value("--annotate")
         realtime = parsed.has("--realtime")
-        if let every = parsed.value("--every") {
-            guard let value = Int(every), value >= 1 else {
-                throw UsageError(message: "--every takes a whole number of frames, 1 or more, got '\(every)'")
-            }
-            self.every = value
-        }
-        if let limit = parsed.value("--max-pixels") {
-            guard let value = Int(limit), value >= 1 else {
-                throw UsageError(message: "--max-pixels takes a whole number of pixels, 1 or more, got '\(limit)'")
-            }
-            maxPixels = value
-        }
+        every = try parsed.number("--every", takes: "a whole number of frames, 1 or more") { $0 >= 1 } ?? every
+        maxPixels = try parsed.number("--max-pixels", takes: "a whole number of pixels, 1 or more") { $0 >= 1 }
+            ?? maxPixels
         if let annotatePath {
             guard sources.count == 1 else { throw UsageError(message: "--annotate draws one SOURCE; give one") }
             guard Annotator.isWritablePath(annotatePath) else {
@@ -135,35 +91,70 @@ struct ScanOptions {
             }
             cameraSize = (parts[0], parts[1])
         }
-        if let fps = parsed.value("--fps") {
-            guard let value = Double(fps), value > 0, value <= 1000 else {
-                throw UsageError(message: "--fps takes a rate in (0, 1000], got '\(fps)'")
-            }
-            cameraFPS = value
-        }
-        if let timeout = parsed.value("--timeout") {
-            guard let value = Double(timeout), value > 0, value <= 3600 else {
-                throw UsageError(message: "--timeout takes seconds in (0, 3600], got '\(timeout)'")
-            }
-            streamTimeout = value
-        }
-        if let roi = parsed.value("--roi") {
-            let numbers = roi.split(separator: ",", omittingEmptySubsequences: false)
-                .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2],
-                  let height = numbers[3], [x, y, width, height].allSatisfy({ $0.isFinite && abs($0) <= 1e6 }),
-                  width > 0, height > 0 else {
-                throw UsageError(message: "--roi takes X,Y,W,H (pixels, or fractions of the frame when all are at "
-                    + "most 1), width and height above 0, got '\(roi)'")
-            }
-            regionOfInterest = RegionOfInterest(x: x, y: y, width: width, height: height)
-        }
+        cameraFPS = try parsed.number("--fps", takes: "a rate in (0, 1000]") { $0 > 0 && $0 <= 1000 }
+        streamTimeout = try parsed.number("--timeout", takes: "seconds in (0, 3600]") { $0 > 0 && $0 <= 3600 }
+            ?? streamTimeout
+        regionOfInterest = try parsed.value("--roi").map(RegionOfInterest.init(parsing:))
         if changes && once {
             throw UsageError(message: "--changes and --once do not go together")
         }
         eventsPath = parsed.value("--events")
         replacesAnyFile = parsed.has("--force")
-        for setting in parsed.list("--tracker") ?? [] {
+        tracker = try Self.tracker(settings: parsed.list("--tracker") ?? [])
+        if eventsPath != nil, sources.count != 1 {
+            throw UsageError(message: "--events records one SOURCE; give one (a folder of images is one source)")
+        }
+        try Self.checkOptionsApply(parsed.given, to: sources)
+    }
+
+    /// `--types`: the symbologies named, whether barcodes and text are wanted, and whether `barcodes` (every
+    /// symbology read by default) was among them. Not given: everything.
+    private static func types(_ names: [String]?) throws
+        -> (symbologies: [Symbology], wantsBarcodes: Bool, readsEverySymbology: Bool, wantsText: Bool)
+    {
+        guard let names else { return ([], true, true, true) }
+        guard !names.isEmpty else { throw UsageError(message: "--types needs at least one type") }
+        var symbologies: [Symbology] = []
+        var wantsBarcodes = false, readsEverySymbology = false, wantsText = false
+        for name in names {
+            switch name.lowercased() {
+            case "text":
+                wantsText = true
+            case "barcodes", EventLog.Config.allBarcodes:
+                wantsBarcodes = true
+                readsEverySymbology = true
+            default:
+                guard let symbology = Symbology(name: name) else {
+                    throw UsageError(message: "unknown type '\(name)' in --types (known: "
+                        + ScanOption.typeNames.joined(separator: ", ") + ")")
+                }
+                wantsBarcodes = true
+                symbologies.append(symbology)
+            }
+        }
+        if readsEverySymbology {
+            // `barcodes,telepen`: what `barcodes` reads, and the opt-in ones named beside it.
+            symbologies.removeAll(where: \.isReadByDefault)
+        }
+        return (symbologies, wantsBarcodes, readsEverySymbology, wantsText)
+    }
+
+    /// `--languages`, checked for characters no Tesseract or BCP-47 name has (default: eng).
+    private static func languages(_ given: [String]?) throws -> [String] {
+        let languages = given ?? ["eng"]
+        guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
+        let languageCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+")
+        for language in languages where !language.allSatisfy(languageCharacters.contains) {
+            throw UsageError(message: "invalid language '\(language)' in --languages (names like eng, chi_sim or "
+                + "en-US, comma-separated)")
+        }
+        return languages
+    }
+
+    /// `--tracker name=value,...` over the defaults, each setting validated as it is read.
+    private static func tracker(settings: [String]) throws -> TrackerConfiguration {
+        var tracker = TrackerConfiguration()
+        for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Double(parts[1]) else {
                 throw UsageError(message: "--tracker takes name=number pairs, got '\(setting)'")
@@ -175,10 +166,7 @@ struct ScanOptions {
                 throw UsageError(message: "--tracker: \(error.description)")
             }
         }
-        if eventsPath != nil, sources.count != 1 {
-            throw UsageError(message: "--events records one SOURCE; give one (a folder of images is one source)")
-        }
-        try Self.checkOptionsApply(parsed.given, to: sources)
+        return tracker
     }
 
     /// An option given for none of the sources (`--fps` for a video file) is a mistake worth saying.
@@ -221,6 +209,23 @@ struct ScanOptions {
 /// `--roi X,Y,W,H`: in pixels, or in fractions of the frame when all four are at most 1.
 struct RegionOfInterest: Equatable {
     var x, y, width, height: Double
+
+    init(x: Double, y: Double, width: Double, height: Double) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    /// `X,Y,W,H` as `--roi` takes it: four finite numbers, width and height above 0.
+    init(parsing text: String) throws {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2],
+              let height = numbers[3], [x, y, width, height].allSatisfy({ $0.isFinite && abs($0) <= 1e6 }),
+              width > 0, height > 0 else {
+            throw UsageError(message: "--roi takes X,Y,W,H (pixels, or fractions of the frame when all are at "
+                + "most 1), width and height above 0, got '\(text)'")
+        }
+        self.init(x: x, y: y, width: width, height: height)
+    }
 
     var isFraction: Bool { [x, y, width, height].allSatisfy { $0 <= 1 } }
 
