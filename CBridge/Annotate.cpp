@@ -208,8 +208,8 @@ extern "C" CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Ann
         std::vector<cv::Point> points;
         if (annotation.kind == CB_ANNOTATION_REGION) {
             for (int corner = 0; corner < 4; ++corner) {
-                points.push_back(pixel(cv::Point2f(annotation.quad.x[corner], annotation.quad.y[corner]),
-                                       canvas.size()));
+                points.push_back(
+                    pixel(cv::Point2f(annotation.quad.x[corner], annotation.quad.y[corner]), canvas.size()));
             }
         } else {
             const float growth = annotation.kind == CB_ANNOTATION_TEXT ? textGrowth : barcodeGrowth;

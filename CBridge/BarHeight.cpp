@@ -44,8 +44,8 @@ std::vector<double> profile(const cv::Mat &gray, Vec start, Vec along, Vec acros
     double sum = 0;
     for (int index = 0; index < samples; ++index) {
         const double t = length * index / (samples - 1);
-        const double value = bilinear(gray, start.x + along.x * t + across.x * offset,
-                                      start.y + along.y * t + across.y * offset);
+        const double value =
+            bilinear(gray, start.x + along.x * t + across.x * offset, start.y + along.y * t + across.y * offset);
         if (value < 0) {
             return {};
         }
@@ -81,8 +81,8 @@ double correlation(const std::vector<double> &a, const std::vector<double> &b) {
 }
 
 /// The offset across the code, from `from` stepping by `step` (+1 or -1 pixel), of the last row still on the bars.
-double walk(const cv::Mat &gray, const std::vector<double> &reference, Vec start, Vec along, Vec across,
-            double length, double from, int step, double limit) {
+double walk(const cv::Mat &gray, const std::vector<double> &reference, Vec start, Vec along, Vec across, double length,
+            double from, int step, double limit) {
     double last = from;
     int misses = 0;
     for (double offset = from + step; std::abs(offset) <= limit; offset += step) {

@@ -127,8 +127,7 @@ int formatFlag(const ZXing::Barcode &result) {
 
 ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &options) {
     CV_Assert(gray.type() == CV_8UC1);  // rows may be a region's: the view takes their stride
-    const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum,
-                                static_cast<int>(gray.step));
+    const ZXing::ImageView view(gray.data, gray.cols, gray.rows, ZXing::ImageFormat::Lum, static_cast<int>(gray.step));
     return ZXing::ReadBarcodes(view, options);
 }
 
@@ -193,7 +192,7 @@ bool barsWhereAnAddOnWouldBe(const cv::Mat &gray, cv::Point2f start, cv::Point2f
 }  // namespace
 
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
-                                                                 const ZXing::ReaderOptions &caller, bool wholeImage) {
+                                                                const ZXing::ReaderOptions &caller, bool wholeImage) {
     // zxing-cpp 3 gives both as 13 digits, then an add-on's (its EanAddOn extra may name one it did not append).
     constexpr size_t mainDigits = 13;
     const int format = formatFlag(result);  // an ISBN is an EAN-13 (978/979)
@@ -255,12 +254,12 @@ std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &g
 ///     (small images, curved codes). Costs 4-9 ms on a 640x480 frame; skipped above that (7-21 ms at 720p).
 /// Only QR Code is looked for (the caller's other knobs are kept). Never throws: a failure is "not found".
 std::vector<std::pair<ZXing::Barcode, double>> readQRFallbacks(const cv::Mat &gray,
-                                                                const ZXing::ReaderOptions &caller) noexcept {
+                                                               const ZXing::ReaderOptions &caller) noexcept {
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
     std::vector<std::pair<ZXing::Barcode, double>> found;
     try {
-        ZXing::ReaderOptions options = readerOptions(CB_FORMAT_QRCODE, caller.tryHarder(), caller.tryRotate(),
-                                                     caller.tryInvert());
+        ZXing::ReaderOptions options =
+            readerOptions(CB_FORMAT_QRCODE, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
         const auto take = [&](const cv::Mat &image, const ZXing::ReaderOptions &stepOptions, double toGray) {
             for (auto &result : readBarcodes(image, stepOptions)) {
                 if (result.isValid() && formatFlag(result) == CB_FORMAT_QRCODE) {
@@ -383,23 +382,23 @@ CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
 /// as one barcode: its content is the parts' in order and its quad the smallest rectangle around all of
 /// them. Parts of an incomplete sequence stay separate barcodes, as zxing-cpp read them.
 void appendMergingSequences(const ZXing::Barcodes &results, double scale, BarcodeList &barcodes) {
-    using SequenceKey = std::tuple<int, std::string, int>;  // format, id, size
+    using SequenceKey = std::tuple<int, std::string, int>;                   // format, id, size
     std::map<SequenceKey, std::map<int, const ZXing::Barcode *>> sequences;  // parts by index, one each
     for (const auto &result : results) {
         if (!result.isValid()) {
             continue;
         }
         if (result.isPartOfSequence()) {
-            sequences[{static_cast<int>(result.format()), result.sequenceId(), result.sequenceSize()}]
-                .emplace(result.sequenceIndex(), &result);
+            sequences[{static_cast<int>(result.format()), result.sequenceId(), result.sequenceSize()}].emplace(
+                result.sequenceIndex(), &result);
         } else {
             barcodes.append(result, scale);
         }
     }
     for (const auto &[key, parts] : sequences) {
         const int size = std::get<2>(key);
-        const bool complete = static_cast<int>(parts.size()) == size && parts.begin()->first == 0 &&
-                              parts.rbegin()->first == size - 1;
+        const bool complete =
+            static_cast<int>(parts.size()) == size && parts.begin()->first == 0 && parts.rbegin()->first == size - 1;
         if (!complete) {
             for (const auto &[index, part] : parts) {
                 barcodes.append(*part, scale);
@@ -469,8 +468,7 @@ bool onBarsOf(const CB_Quad &quad, cv::Point2d point) {
 /// spells part of it read only some of them: ITF, which has no fixed length, from a few of its pairs; an EAN
 /// without the add-on a read beside it found.
 bool isPartialRead(const CB_Barcode &part, const CB_Barcode &whole) {
-    if ((part.format & linearFormats) == 0 || part.format != whole.format ||
-        part.text_length >= whole.text_length) {
+    if ((part.format & linearFormats) == 0 || part.format != whole.format || part.text_length >= whole.text_length) {
         return false;
     }
     const std::string partText(part.text, part.text_length), wholeText(whole.text, whole.text_length);
@@ -501,8 +499,8 @@ void dropPartialReads(CB_Barcode *barcodes, size_t &count) {
 
 }  // namespace cbridge
 
-extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options,
-                                     CB_Barcode **out_barcodes, size_t *out_count) {
+extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options, CB_Barcode **out_barcodes,
+                                     size_t *out_count) {
     CB_TRY
     CB_REQUIRE(image != nullptr && options != nullptr && out_barcodes != nullptr && out_count != nullptr,
                "CB_Barcode_read: NULL argument");

@@ -47,7 +47,7 @@ ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &op
 /// quiet zone) may decode only on other rows, which Require goes on to scan. Returns the new read and the offset
 /// of its position in `gray`, or nothing when no add-on with the same main digits is there.
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
-                                                                 const ZXing::ReaderOptions &options, bool wholeImage);
+                                                                const ZXing::ReaderOptions &options, bool wholeImage);
 /// A result's corners moved by `offset`, then times `scale`.
 CB_Quad quadOf(const ZXing::Position &position, cv::Point2f offset, double scale);
 

@@ -59,8 +59,7 @@ CB_Status finishOpen(std::unique_ptr<CB_Capture> capture, CB_Capture **out_captu
 
 extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture) {
     CB_TRY
-    CB_REQUIRE(path_or_url != nullptr && *path_or_url != '\0' && out_capture != nullptr,
-               "CB_Capture_open: empty path");
+    CB_REQUIRE(path_or_url != nullptr && *path_or_url != '\0' && out_capture != nullptr, "CB_Capture_open: empty path");
     *out_capture = nullptr;
     if (std::strchr(path_or_url, '%') == nullptr) {
         cbridge::MediaDecoderOptions options;

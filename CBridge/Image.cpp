@@ -137,8 +137,7 @@ extern "C" CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_
     }
     // INTER_AREA at an integer factor is exactly the block mean, and OpenCV's fastest resize path.
     cv::Mat means(rows, columns, CV_8UC1, out);
-    cv::resize(image->gray()(cv::Rect(0, 0, columns * cell, rows * cell)), means, means.size(), 0, 0,
-               cv::INTER_AREA);
+    cv::resize(image->gray()(cv::Rect(0, 0, columns * cell, rows * cell)), means, means.size(), 0, 0, cv::INTER_AREA);
     return CB_OK;
     CB_CATCH
 }

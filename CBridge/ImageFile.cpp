@@ -184,8 +184,8 @@ bool isTruncated(const Bytes &data) {
                 return false;
             }
             static const uint8_t endOfImage[] = {0xFF, 0xD9};
-            truncated = std::search(data.begin() + at, data.end(), std::begin(endOfImage), std::end(endOfImage)) ==
-                        data.end();
+            truncated =
+                std::search(data.begin() + at, data.end(), std::begin(endOfImage), std::end(endOfImage)) == data.end();
             return true;
         });
         return truncated;

@@ -111,24 +111,24 @@ private:
 
 // Every entry point's body runs between these: no C++ exception may cross the C header.
 #define CB_TRY try {
-#define CB_CATCH                                                                         \
-    }                                                                                    \
-    catch (const cv::Exception &error) {                                                 \
-        return cbridge::fail(CB_ENGINE_FAILED, std::string("OpenCV: ") + error.what());  \
-    }                                                                                    \
-    catch (const std::bad_alloc &) {                                                     \
-        return cbridge::fail(CB_ENGINE_FAILED, "out of memory");                         \
-    }                                                                                    \
+#define CB_CATCH                                                                        \
+    }                                                                                   \
+    catch (const cv::Exception &error) {                                                \
+        return cbridge::fail(CB_ENGINE_FAILED, std::string("OpenCV: ") + error.what()); \
+    }                                                                                   \
+    catch (const std::bad_alloc &) {                                                    \
+        return cbridge::fail(CB_ENGINE_FAILED, "out of memory");                        \
+    }                                                                                   \
     catch (const std::exception &error) {                                               \
-        return cbridge::fail(CB_ENGINE_FAILED, error.what());                            \
-    }                                                                                    \
-    catch (...) {                                                                        \
-        return cbridge::fail(CB_ENGINE_FAILED, "unknown C++ exception");                 \
+        return cbridge::fail(CB_ENGINE_FAILED, error.what());                           \
+    }                                                                                   \
+    catch (...) {                                                                       \
+        return cbridge::fail(CB_ENGINE_FAILED, "unknown C++ exception");                \
     }
 
-#define CB_REQUIRE(condition, message)                           \
-    do {                                                         \
-        if (!(condition)) {                                      \
-            return cbridge::fail(CB_INVALID_ARGUMENT, message);  \
-        }                                                        \
+#define CB_REQUIRE(condition, message)                          \
+    do {                                                        \
+        if (!(condition)) {                                     \
+            return cbridge::fail(CB_INVALID_ARGUMENT, message); \
+        }                                                       \
     } while (0)

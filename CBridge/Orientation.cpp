@@ -55,9 +55,7 @@ cv::Mat Orientation::upright(const cv::Mat &stored) const {
     return turned;
 }
 
-cv::Point2f Orientation::toStored(cv::Point2f point, cv::Size stored) const {
-    return storedPoint(exif, point, stored);
-}
+cv::Point2f Orientation::toStored(cv::Point2f point, cv::Size stored) const { return storedPoint(exif, point, stored); }
 
 cv::Rect2f Orientation::toStored(const cv::Rect2f &rect, cv::Size stored) const {
     return mapped(rect, [&](cv::Point2f point) { return toStored(point, stored); });

@@ -34,7 +34,8 @@ extern "C" CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB
     CB_TRY
     CB_REQUIRE(image != nullptr && out_patch != nullptr, "CB_Image_copy_patch: NULL argument");
     *out_patch = nullptr;
-    const cv::Rect area = cv::Rect(rect.x, rect.y, rect.width, rect.height) & cv::Rect(0, 0, image->width(), image->height());
+    const cv::Rect area =
+        cv::Rect(rect.x, rect.y, rect.width, rect.height) & cv::Rect(0, 0, image->width(), image->height());
     CB_REQUIRE(!area.empty(), "CB_Image_copy_patch: the rectangle is outside the image");
     *out_patch = CB_Image::fromGray(image->gray()(area).clone());
     return CB_OK;
@@ -100,8 +101,8 @@ bool bestMatch(const cv::Mat &haystack, const cv::Mat &needle, double &x, double
 
 }  // namespace
 
-extern "C" CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB_Rect search,
-                                           float *out_x, float *out_y, double *out_score) {
+extern "C" CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB_Rect search, float *out_x,
+                                           float *out_y, double *out_score) {
     CB_TRY
     CB_REQUIRE(patch != nullptr && image != nullptr && out_x != nullptr && out_y != nullptr && out_score != nullptr,
                "CB_Image_locate_patch: NULL argument");
@@ -130,8 +131,8 @@ extern "C" CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image
             bestMatch(smallHaystack, smallNeedle, x, y, score)) {
             const int coarseX = area.x + static_cast<int>(std::lround(x * 2));
             const int coarseY = area.y + static_cast<int>(std::lround(y * 2));
-            corners = cv::Rect(coarseX - refinement, coarseY - refinement, 2 * refinement + 1, 2 * refinement + 1) &
-                      corners;
+            corners =
+                cv::Rect(coarseX - refinement, coarseY - refinement, 2 * refinement + 1, 2 * refinement + 1) & corners;
             area = covered(corners);
             if (corners.empty() || area.width < needle.cols || area.height < needle.rows) {
                 return CB_OK;

@@ -20,7 +20,9 @@ extern "C" CB_Status CB_QR_locate_and_decode(const CB_Image *image, CB_Barcode *
     // Rectify each located quad into an upright square with a white quiet zone, then let zxing decode it:
     // Debian's OpenCV has no QUIRC, so QRCodeDetector::decode always fails.
     constexpr float side = 330, margin = 40;
-    const cv::Point2f upright[4] = {{margin, margin}, {margin + side, margin}, {margin + side, margin + side},
+    const cv::Point2f upright[4] = {{margin, margin},
+                                    {margin + side, margin},
+                                    {margin + side, margin + side},
                                     {margin, margin + side}};
     const auto options = cbridge::readerOptions(CB_FORMAT_QRCODE, true, false, false);
     cbridge::BarcodeList barcodes(CB_FORMAT_QRCODE);

@@ -68,8 +68,8 @@ extern "C" CB_Status CB_VideoWriter_open(const char *path, double fps, int width
                "CB_VideoWriter_open: width and height must be in 1...16384");
     const auto codecs = codecsFor(lowercaseExtension(path));
     if (codecs.empty()) {
-        return cbridge::fail(CB_INVALID_ARGUMENT, std::string("no video format for '") + path +
-                                                      "': use .mp4, .mkv, .mov or .avi");
+        return cbridge::fail(CB_INVALID_ARGUMENT,
+                             std::string("no video format for '") + path + "': use .mp4, .mkv, .mov or .avi");
     }
     auto video = std::make_unique<CB_VideoWriter>();
     video->path = path;
@@ -89,8 +89,8 @@ extern "C" CB_Status CB_VideoWriter_open(const char *path, double fps, int width
         for (const auto &codec : codecs) {
             tried += (tried.empty() ? "" : ", ") + codec;
         }
-        return cbridge::fail(CB_OPEN_FAILED, std::string("cannot open video '") + path + "' for writing with " +
-                                                 tried + ": is the directory there and writable?");
+        return cbridge::fail(CB_OPEN_FAILED, std::string("cannot open video '") + path + "' for writing with " + tried +
+                                                 ": is the directory there and writable?");
     }
     *out_writer = video.release();
     return CB_OK;
@@ -106,8 +106,8 @@ namespace {
 /// `frame` scaled to fit `size` whole, its aspect kept, centred on black: a stream whose resolution changes
 /// mid-way goes on in the file it started, which cannot change its own size.
 cv::Mat letterboxed(const cv::Mat &frame, cv::Size size) {
-    const double scale = std::min(static_cast<double>(size.width) / frame.cols,
-                                  static_cast<double>(size.height) / frame.rows);
+    const double scale =
+        std::min(static_cast<double>(size.width) / frame.cols, static_cast<double>(size.height) / frame.rows);
     cv::Mat scaled = cbridge::resized(frame, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     cv::Mat canvas(size, CV_8UC3, cv::Scalar::all(0));
     const int width = std::min(scaled.cols, size.width), height = std::min(scaled.rows, size.height);

@@ -1,7 +1,8 @@
 // libFuzzer target: raw frames through CB_Image_new with any width, height, channels and stride (0,
 // negative, huge: the bridge must answer with a status, never read out of bounds), then barcodes (whole or
-// in a region), cell means, patch copy and location, text regions, annotation with any quads and labels (NaN, infinities, 3e38, control bytes) and, for small frames,
-// Tesseract with any rectangle, scale and page segmentation mode (within a size it reads quickly).
+// in a region), cell means, patch copy and location, text regions, annotation with any quads and labels (NaN,
+// infinities, 3e38, control bytes) and, for small frames, Tesseract with any rectangle, scale and page segmentation
+// mode (within a size it reads quickly).
 //
 // Input layout (little-endian, read from the front; a short input reads as zeros past its end):
 //   u8  size mode    0: w,h = 1+u8, 1+u8   1: w,h = raw i32, i32   2: w,h from a table of edge values (u8, u8)
@@ -49,7 +50,8 @@ T pick(const T (&table)[N], uint8_t index) {
 /// What CBridge.h promises to accept; the bridge must refuse the rest before touching `pixels`.
 bool withinContract(int width, int height, int channels, int stride) {
     return width > 0 && height > 0 && width <= 32768 && height <= 32768 &&
-           (channels == 1 || channels == 3 || channels == 4) && static_cast<int64_t>(stride) >= int64_t(width) * channels;
+           (channels == 1 || channels == 3 || channels == 4) &&
+           static_cast<int64_t>(stride) >= int64_t(width) * channels;
 }
 
 CB_OCR *sharedOCR() {
@@ -69,7 +71,8 @@ CB_OCR *sharedOCR() {
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     if (std::getenv("OMP_THREAD_LIMIT") == nullptr) {
-        std::fprintf(stderr, "fuzz_raw_frame: set OMP_THREAD_LIMIT=1 (scripts/fuzz.sh does): OCR is ~9x slower without\n");
+        std::fprintf(stderr,
+                     "fuzz_raw_frame: set OMP_THREAD_LIMIT=1 (scripts/fuzz.sh does): OCR is ~9x slower without\n");
     }
     return 0;
 }
@@ -178,7 +181,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const CB_Rect corners{rect.x, rect.y, static_cast<int>(static_cast<unsigned>(rect.width) % 17),
                               static_cast<int>(static_cast<unsigned>(rect.height) % 17)};
         if (CB_Image_width(patch) <= 160 && CB_Image_height(patch) <= 160 &&
-            CB_Image_locate_patch(patch, image, corners, &x, &y, &score) == CB_OK && !(score >= -1.001 && score <= 1.001)) {
+            CB_Image_locate_patch(patch, image, corners, &x, &y, &score) == CB_OK &&
+            !(score >= -1.001 && score <= 1.001)) {
             __builtin_trap();
         }
         CB_Image_delete(patch);
@@ -199,8 +203,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (CB_OCR *ocr = sharedOCR()) {
             CB_TextLine *lines = nullptr;
             size_t count = 0;
-            if (CB_OCR_recognize(ocr, image, hasRect ? &rect : nullptr, static_cast<int>(mode), scale,
-                                 &lines, &count) == CB_OK) {
+            if (CB_OCR_recognize(ocr, image, hasRect ? &rect : nullptr, static_cast<int>(mode), scale, &lines,
+                                 &count) == CB_OK) {
                 CB_TextLines_free(lines, count);
             }
         }

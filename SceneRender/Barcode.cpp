@@ -63,8 +63,7 @@ ZXing::BarcodeFormat zxingFormat(int format) {
 
 }  // namespace
 
-extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, size_t length,
-                                    SR_Barcode **out_barcode) {
+extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, size_t length, SR_Barcode **out_barcode) {
     SR_TRY
     SR_REQUIRE(out_barcode != nullptr && utf8_text != nullptr, "SR_Barcode_new: NULL argument");
     *out_barcode = nullptr;
@@ -79,7 +78,8 @@ extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, siz
         // see scripts/setup.sh) or, without it, this same MultiFormatWriter behind a UTF-8 ECI for non-ASCII text.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        matrix = ZXing::MultiFormatWriter(zxingFormat(format)).setMargin(0).encode(std::string(utf8_text, length), 0, 0);
+        matrix =
+            ZXing::MultiFormatWriter(zxingFormat(format)).setMargin(0).encode(std::string(utf8_text, length), 0, 0);
 #pragma GCC diagnostic pop
     } catch (const std::invalid_argument &error) {
         return fail(SR_INVALID_ARGUMENT, "cannot encode '" + std::string(utf8_text, length) + "': " + error.what());

@@ -27,24 +27,24 @@ struct SR_Canvas {
 
 // Every entry point's body runs between these: no C++ exception may cross the C header.
 #define SR_TRY try {
-#define SR_CATCH                                                                              \
-    }                                                                                         \
-    catch (const cv::Exception &error) {                                                      \
-        return scenerender::fail(SR_ENGINE_FAILED, std::string("OpenCV: ") + error.what());   \
-    }                                                                                         \
-    catch (const std::bad_alloc &) {                                                          \
-        return scenerender::fail(SR_ENGINE_FAILED, "out of memory");                          \
-    }                                                                                         \
-    catch (const std::exception &error) {                                                     \
-        return scenerender::fail(SR_ENGINE_FAILED, error.what());                             \
-    }                                                                                         \
-    catch (...) {                                                                             \
-        return scenerender::fail(SR_ENGINE_FAILED, "unknown C++ exception");                  \
+#define SR_CATCH                                                                            \
+    }                                                                                       \
+    catch (const cv::Exception &error) {                                                    \
+        return scenerender::fail(SR_ENGINE_FAILED, std::string("OpenCV: ") + error.what()); \
+    }                                                                                       \
+    catch (const std::bad_alloc &) {                                                        \
+        return scenerender::fail(SR_ENGINE_FAILED, "out of memory");                        \
+    }                                                                                       \
+    catch (const std::exception &error) {                                                   \
+        return scenerender::fail(SR_ENGINE_FAILED, error.what());                           \
+    }                                                                                       \
+    catch (...) {                                                                           \
+        return scenerender::fail(SR_ENGINE_FAILED, "unknown C++ exception");                \
     }
 
-#define SR_REQUIRE(condition, message)                                \
-    do {                                                              \
-        if (!(condition)) {                                           \
-            return scenerender::fail(SR_INVALID_ARGUMENT, message);   \
-        }                                                             \
+#define SR_REQUIRE(condition, message)                              \
+    do {                                                            \
+        if (!(condition)) {                                         \
+            return scenerender::fail(SR_INVALID_ARGUMENT, message); \
+        }                                                           \
     } while (0)

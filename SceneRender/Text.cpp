@@ -26,8 +26,8 @@ Ink renderInk(SR_Font &font, const char *text, int pixelHeight) {
     const cv::Size advance = font.engine->getTextSize(text, pixelHeight, -1, &baseline);
     // One font height of margin on every side holds accents, descenders and negative bearings.
     cv::Mat scratch(3 * pixelHeight + advance.height, advance.width + 2 * pixelHeight, CV_8UC3, cv::Scalar::all(0));
-    font.engine->putText(scratch, text, cv::Point(pixelHeight, 2 * pixelHeight), pixelHeight,
-                         cv::Scalar::all(255), -1, cv::LINE_AA, true);
+    font.engine->putText(scratch, text, cv::Point(pixelHeight, 2 * pixelHeight), pixelHeight, cv::Scalar::all(255), -1,
+                         cv::LINE_AA, true);
     // cv::freetype draws into 3- or 4-channel images only; one channel of white ink is the coverage.
     cv::Mat coverage;
     cv::extractChannel(scratch, coverage, 0);

@@ -76,8 +76,7 @@ typedef struct CB_Image CB_Image;
  */
 CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Image **out_image, int *out_truncated);
 /** Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA); `stride` bytes per row. */
-CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride,
-                       CB_Image **out_image);
+CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride, CB_Image **out_image);
 void CB_Image_delete(CB_Image *image);
 int CB_Image_width(const CB_Image *image);
 int CB_Image_height(const CB_Image *image);
@@ -119,8 +118,8 @@ typedef struct CB_Capture CB_Capture;
 typedef struct CB_CaptureInfo {
     int width;
     int height;
-    double fps;           /* 0 when the source does not say */
-    int64_t frame_count;  /* -1 when unknown (cameras, streams) */
+    double fps;          /* 0 when the source does not say */
+    int64_t frame_count; /* -1 when unknown (cameras, streams) */
 } CB_CaptureInfo;
 
 /**
@@ -197,45 +196,45 @@ typedef enum CB_Format {
 } CB_Format;
 
 typedef struct CB_BarcodeOptions {
-    int formats;        /* CB_Format flags; 0 means CB_FORMAT_DEFAULT (all but the opt-in ones) */
-    int try_harder;     /* zxing ReaderOptions::tryHarder; also QR second chances when no QR was read:
-                           the image halved, then (images up to 640 px) doubled and binarised globally */
-    int try_rotate;     /* zxing ReaderOptions::tryRotate */
-    int try_inverted;   /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
-    int max_dimension;  /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's
-                           limit of 65535 pixels a side */
-    int try_downscale;  /* also zxing's own downscaled passes (ReaderOptions::tryDownscale) after the full-size
-                           one: halving low-passes a screen's moire and merges noisy modules; it costs a quarter
-                           more time a 720p frame for 0.2 % more of the corpora's codes */
-    int try_any_angle;  /* also linear codes turned away from rows and columns: regions whose gradients all point
-                           one way (bars) are cut out upright and read again; a region holding a code already read
-                           is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
-                           of their bars' height. */
-    CB_Rect region;     /* read only this part of the image (clipped to it); width or height 0 = all of it.
-                           Quads stay in the whole image's pixels. */
+    int formats;       /* CB_Format flags; 0 means CB_FORMAT_DEFAULT (all but the opt-in ones) */
+    int try_harder;    /* zxing ReaderOptions::tryHarder; also QR second chances when no QR was read:
+                          the image halved, then (images up to 640 px) doubled and binarised globally */
+    int try_rotate;    /* zxing ReaderOptions::tryRotate */
+    int try_inverted;  /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
+    int max_dimension; /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's
+                          limit of 65535 pixels a side */
+    int try_downscale; /* also zxing's own downscaled passes (ReaderOptions::tryDownscale) after the full-size
+                          one: halving low-passes a screen's moire and merges noisy modules; it costs a quarter
+                          more time a 720p frame for 0.2 % more of the corpora's codes */
+    int try_any_angle; /* also linear codes turned away from rows and columns: regions whose gradients all point
+                          one way (bars) are cut out upright and read again; a region holding a code already read
+                          is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
+                          of their bars' height. */
+    CB_Rect region;    /* read only this part of the image (clipped to it); width or height 0 = all of it.
+                          Quads stay in the whole image's pixels. */
 } CB_BarcodeOptions;
 
 typedef struct CB_Barcode {
-    int format;            /* one CB_Format; a UPC-A symbol is UPC-A when that was asked for, else EAN-13 */
-    char *text;            /* UTF-8 as zxing decoded it (ECI / charset applied; TextMode::Plain: GS1 keeps its
-                              GS separators), NUL-terminated; it may hold NUL bytes of its own (a binary
-                              payload): read `text_length` bytes. EAN/UPC: the digits printed (UPC-A 12, UPC-E 8,
-                              not zxing-cpp 3's 13-digit EAN form), then an EAN-13 or UPC-A's add-on digits, if
-                              any (symbology identifier ]E3); Codabar with its start/stop letters */
-    size_t text_length;    /* bytes of `text`, without the terminating NUL */
-    uint8_t *bytes;        /* the payload bytes, unchanged */
+    int format;         /* one CB_Format; a UPC-A symbol is UPC-A when that was asked for, else EAN-13 */
+    char *text;         /* UTF-8 as zxing decoded it (ECI / charset applied; TextMode::Plain: GS1 keeps its
+                           GS separators), NUL-terminated; it may hold NUL bytes of its own (a binary
+                           payload): read `text_length` bytes. EAN/UPC: the digits printed (UPC-A 12, UPC-E 8,
+                           not zxing-cpp 3's 13-digit EAN form), then an EAN-13 or UPC-A's add-on digits, if
+                           any (symbology identifier ]E3); Codabar with its start/stop letters */
+    size_t text_length; /* bytes of `text`, without the terminating NUL */
+    uint8_t *bytes;     /* the payload bytes, unchanged */
     size_t byte_count;
-    CB_Quad quad;          /* in the input image's pixels; a linear code's covers the full height of its bars
-                              (grown from the rows the read scanned while the bars' profile repeats) */
+    CB_Quad quad;                 /* in the input image's pixels; a linear code's covers the full height of its bars
+                                     (grown from the rows the read scanned while the bars' profile repeats) */
     char symbology_identifier[8]; /* e.g. "]Q1" */
-    int sequence_index;    /* structured append: position, -1 if not part of a sequence or if merged */
-    int sequence_size;     /* structured append: number of symbols, 0 if none. A sequence whose every
-                              part was read is one barcode (index -1), its payload the parts' in order */
+    int sequence_index;           /* structured append: position, -1 if not part of a sequence or if merged */
+    int sequence_size;            /* structured append: number of symbols, 0 if none. A sequence whose every
+                                     part was read is one barcode (index -1), its payload the parts' in order */
 } CB_Barcode;
 
 /** Decodes every barcode in the image. `*out_count` may be 0. Free with CB_Barcodes_free. */
-CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options,
-                          CB_Barcode **out_barcodes, size_t *out_count);
+CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options, CB_Barcode **out_barcodes,
+                          size_t *out_count);
 void CB_Barcodes_free(CB_Barcode *barcodes, size_t count);
 
 /* ---- QR codes: cv::QRCodeDetector as a locator, zxing-cpp as the decoder ------------------ */
@@ -302,8 +301,8 @@ typedef enum CB_PageSegmentation {
  * Free with CB_TextLines_free.
  */
 CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const CB_Rect *rect,
-                           int mode /* a CB_PageSegmentation */, float scale,
-                           CB_TextLine **out_lines, size_t *out_count);
+                           int mode /* a CB_PageSegmentation */, float scale, CB_TextLine **out_lines,
+                           size_t *out_count);
 void CB_TextLines_free(CB_TextLine *lines, size_t count);
 
 /**
@@ -319,17 +318,17 @@ CB_Status CB_OCR_recognize_quad(CB_OCR *ocr, const CB_Image *image, const CB_Qua
 /* ---- Text localisation: where lines of text are, before reading them ---------------------- */
 
 typedef struct CB_TextRegionOptions {
-    int max_dimension;   /* the frame is analysed at most this large (long side); 0 = as is */
-    int min_height;      /* in source pixels: smaller regions are dropped */
-    int max_height;      /* in source pixels: larger regions are dropped; 0 = no limit */
+    int max_dimension; /* the frame is analysed at most this large (long side); 0 = as is */
+    int min_height;    /* in source pixels: smaller regions are dropped */
+    int max_height;    /* in source pixels: larger regions are dropped; 0 = no limit */
 } CB_TextRegionOptions;
 
 /**
  * Finds candidate text lines by morphological gradient, thresholding and horizontal closing,
  * then keeps wide, low regions with text-like stroke density. Free with CB_Rects_free.
  */
-CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions *options,
-                              CB_Rect **out_rects, size_t *out_count);
+CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions *options, CB_Rect **out_rects,
+                              size_t *out_count);
 void CB_Rects_free(CB_Rect *rects);
 
 /* ---- Scene text detection: PP-OCRv4's DB detector through OpenCV dnn ---------------------------- */

@@ -79,10 +79,10 @@ SR_Status SR_Canvas_write(const SR_Canvas *canvas, const char *path);
 
 /** A deterministic paper-like texture: a low-contrast gradient plus soft random blotches. */
 typedef struct SR_Texture {
-    SR_Color base;      /* the mean colour */
-    int contrast;       /* peak deviation from `base` per channel, 0...128 */
-    int blotch_count;   /* soft elliptic blotches, 0...10000 */
-    uint64_t seed;      /* same seed, same texture */
+    SR_Color base;    /* the mean colour */
+    int contrast;     /* peak deviation from `base` per channel, 0...128 */
+    int blotch_count; /* soft elliptic blotches, 0...10000 */
+    uint64_t seed;    /* same seed, same texture */
 } SR_Texture;
 
 /** Paints `texture` over `rect` (NULL = the whole canvas; clipped to the canvas). */
@@ -147,9 +147,9 @@ typedef struct SR_BarcodeInfo {
 SR_Status SR_Barcode_info(const SR_Barcode *barcode, SR_BarcodeInfo *out_info);
 
 typedef struct SR_BarcodeStyle {
-    SR_Color ink;       /* dark modules and bars */
-    SR_Color paper;     /* light modules and the quiet zone */
-    float quiet_zone;   /* in module widths, on every side (linear codes too, above and below) */
+    SR_Color ink;     /* dark modules and bars */
+    SR_Color paper;   /* light modules and the quiet zone */
+    float quiet_zone; /* in module widths, on every side (linear codes too, above and below) */
 } SR_BarcodeStyle;
 
 /**
@@ -173,16 +173,15 @@ void SR_Font_delete(SR_Font *font);
  * The ink box of one UTF-8 line rendered at FreeType height `pixel_height` (the em size in
  * pixels, 4...1000): the tight bounding box of the pixels the glyphs touch.
  */
-SR_Status SR_Font_measure(SR_Font *font, const char *utf8_text, int pixel_height, int *out_width,
-                          int *out_height);
+SR_Status SR_Font_measure(SR_Font *font, const char *utf8_text, int pixel_height, int *out_width, int *out_height);
 
 /**
  * Draws one horizontal UTF-8 line, anti-aliased, with the top-left of its ink box at
  * (round(left), round(top)); parts outside the canvas are clipped. `out_bounds` receives the ink
  * box in canvas coordinates (unclipped); it may be NULL.
  */
-SR_Status SR_Canvas_draw_text(SR_Canvas *canvas, SR_Font *font, const char *utf8_text, int pixel_height,
-                              SR_Color color, float left, float top, SR_Quad *out_bounds);
+SR_Status SR_Canvas_draw_text(SR_Canvas *canvas, SR_Font *font, const char *utf8_text, int pixel_height, SR_Color color,
+                              float left, float top, SR_Quad *out_bounds);
 
 #ifdef __cplusplus
 }
