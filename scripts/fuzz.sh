@@ -103,8 +103,10 @@ done
 # module's sources compiled with it, as one module (so internal API is in reach), with no C library.
 mapfile -t swift_sources < <(find Sources/LiveScanCore -name '*.swift' | sort)
 if stale "$out/fuzz_event_log" Fuzz/fuzz_event_log.swift "${swift_sources[@]}" "$self"; then
+    # ld.gold warns once per ASan helper symbol it cannot export; nothing else is dropped.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name LiveScanCore -package-name LiveScan \
-        Fuzz/fuzz_event_log.swift "${swift_sources[@]}" -o "$out/fuzz_event_log"
+        Fuzz/fuzz_event_log.swift "${swift_sources[@]}" -o "$out/fuzz_event_log" \
+        2> >(grep -v "Cannot export local symbol" >&2)
 fi
 echo "fuzz: built in $((SECONDS - started)) s"
 
