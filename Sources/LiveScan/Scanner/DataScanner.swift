@@ -127,7 +127,7 @@ public final class DataScanner: @unchecked Sendable {
     public func startScanning(_ source: FrameSource) throws {
         let source = Self.newestFirst(source)
         let configuredTracker = try Tracker(configuration: trackerConfiguration)
-        let engines = try lock.withLock {
+        let (engines, finished, itemsContinuation) = try lock.withLock {
             guard !running else {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")
             }
@@ -139,12 +139,12 @@ public final class DataScanner: @unchecked Sendable {
             stopReason = .stopped
             stopError = nil
             outcome = nil
-            finished = DispatchSemaphore(value: 0)
+            self.finished = DispatchSemaphore(value: 0)
             if itemsStreamFinished {
-                (itemsStream, itemsContinuation) = Self.makeItemsStream()
+                (self.itemsStream, self.itemsContinuation) = Self.makeItemsStream()
                 itemsStreamFinished = false
             }
-            return engines
+            return (engines, self.finished, self.itemsContinuation)
         }
         let worker = Thread { [self] in
             var tracker = configuredTracker
@@ -154,6 +154,8 @@ public final class DataScanner: @unchecked Sendable {
                 running = false
                 itemsStreamFinished = true
             }
+            // This scan's own stream and semaphore, taken when it started: once `running` is false, a next scan may
+            // already have made new ones, which this worker must not finish or signal.
             itemsContinuation.finish()
             finished.signal()
         }
