@@ -347,6 +347,7 @@ void BarcodeList::append(const ZXing::Barcode &result, double scale, const CB_Qu
     barcode.format = format;
     barcode.sequence_index = result.sequenceSize() > 0 ? result.sequenceIndex() : -1;
     barcode.sequence_size = std::max(result.sequenceSize(), 0);
+    barcode.line_count = (format & linearFormats) != 0 ? std::max(result.lineCount(), 1) : 0;
     barcode.quad = quadOverride != nullptr ? *quadOverride : quadOf(result.position(), {0, 0}, scale);
     std::strncpy(barcode.symbology_identifier, identifier.c_str(), sizeof(barcode.symbology_identifier) - 1);
     barcodes.push_back(barcode);  // owned from here on, so the allocations below cannot leak
@@ -475,19 +476,24 @@ bool isPartialRead(const CB_Barcode &part, const CB_Barcode &whole) {
     return wholeText.find(partText) != std::string::npos && onBarsOf(whole.quad, centreOf(part.quad));
 }
 
-}  // namespace
-
-/// Drops the partial reads among `barcodes` (see isPartialRead), freeing them; `count` becomes what is left.
-void dropPartialReads(CB_Barcode *barcodes, size_t &count) {
-    std::vector<bool> partial(count, false);
-    for (size_t part = 0; part < count; ++part) {
-        for (size_t whole = 0; whole < count && !partial[part]; ++whole) {
-            partial[part] = whole != part && isPartialRead(barcodes[part], barcodes[whole]);
-        }
+/// Whether `weak` is outvoted by `strong`: two linear reads of one format that spell different codes, `weak`'s
+/// centre on `strong`'s bars, and `strong` read alike on at least twice as many scan lines. Bars belong to one code:
+/// a checksum passes about one garbled line in ten, so the same bars read two ways are the code read on most lines
+/// and a misread on a few (an EAN-13 read on 3 columns beside the same bars read on 117, its check digit right).
+bool isOutvoted(const CB_Barcode &weak, const CB_Barcode &strong) {
+    if ((weak.format & linearFormats) == 0 || weak.format != strong.format ||
+        strong.line_count < 2 * std::max(weak.line_count, 1)) {
+        return false;
     }
+    const std::string weakText(weak.text, weak.text_length), strongText(strong.text, strong.text_length);
+    return weakText != strongText && onBarsOf(strong.quad, centreOf(weak.quad));
+}
+
+/// Frees the barcodes `drop` marks and closes the gaps; `count` becomes what is left.
+void dropMarked(CB_Barcode *barcodes, size_t &count, const std::vector<bool> &drop) {
     size_t kept = 0;
     for (size_t index = 0; index < count; ++index) {
-        if (partial[index]) {
+        if (drop[index]) {
             std::free(barcodes[index].text);
             std::free(barcodes[index].bytes);
         } else {
@@ -495,6 +501,30 @@ void dropPartialReads(CB_Barcode *barcodes, size_t &count) {
         }
     }
     count = kept;
+}
+
+/// The barcodes among `barcodes` for which `loses(one, other)` holds against some other one.
+template <typename Rule>
+std::vector<bool> losers(const CB_Barcode *barcodes, size_t count, Rule loses) {
+    std::vector<bool> lost(count, false);
+    for (size_t one = 0; one < count; ++one) {
+        for (size_t other = 0; other < count && !lost[one]; ++other) {
+            lost[one] = other != one && loses(barcodes[one], barcodes[other]);
+        }
+    }
+    return lost;
+}
+
+}  // namespace
+
+/// Drops the partial reads among `barcodes` (see isPartialRead), freeing them; `count` becomes what is left.
+void dropPartialReads(CB_Barcode *barcodes, size_t &count) {
+    dropMarked(barcodes, count, losers(barcodes, count, isPartialRead));
+}
+
+/// Drops the outvoted reads among `barcodes` (see isOutvoted), freeing them; `count` becomes what is left.
+void dropOutvotedReads(CB_Barcode *barcodes, size_t &count) {
+    dropMarked(barcodes, count, losers(barcodes, count, isOutvoted));
 }
 
 }  // namespace cbridge
@@ -568,6 +598,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     if (status == CB_OK) {
         cbridge::coverBarHeights(image->gray(), *out_barcodes, *out_count);
         cbridge::dropPartialReads(*out_barcodes, *out_count);
+        cbridge::dropOutvotedReads(*out_barcodes, *out_count);
         if (*out_count == 0) {
             std::free(*out_barcodes);
             *out_barcodes = nullptr;

@@ -119,6 +119,19 @@ import LiveScanScenes
         }
     }
 
+    /// A UPC-E photo whose bars zxing-cpp 3.1.1 reads two ways: 01264904 on 10 scan lines, and 14761809, its
+    /// checksum passing, on 2 lines across the same bars. One printed code has one payload: the reading of most
+    /// lines stands, the outvoted one is not reported (zxing-cpp alone reports both).
+    @Test func theSameBarsReadTwoWaysGiveTheReadingOfMostLines() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/upce-outvoted.png")
+        let frame = Frame(image: try FrameImage(contentsOf: fixture.path), index: 0, time: 0)
+        for quality in QualityLevel.allCases {
+            let found = try ZXingBarcodeDetector(options: quality.barcodeOptions(symbologies: [.upce])).detect(in: frame)
+            #expect(found.map(\.payloadStringValue) == ["01264904"], "at \(quality)")
+        }
+    }
+
     /// The file mapped at `address` in this process (/proc/self/maps), nil for an anonymous mapping.
     private func mappedFile(containing address: UInt) throws -> String? {
         // Not String(contentsOfFile:): /proc files have size 0, and Foundation would read nothing.
