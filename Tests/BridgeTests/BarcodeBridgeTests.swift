@@ -121,12 +121,13 @@ import LiveScanScenes
 
     /// A UPC-E photo whose bars zxing-cpp 3.1.1 reads two ways: 01264904 on 10 scan lines, and 14761809, its
     /// checksum passing, on 2 lines across the same bars. One printed code has one payload: the reading of most
-    /// lines stands, the outvoted one is not reported (zxing-cpp alone reports both).
+    /// lines stands, the outvoted one is not reported (zxing-cpp alone reports both). `fast` (no tryHarder) scans
+    /// too few lines to read the label's at all, so there is nothing there to outvote its one misread.
     @Test func theSameBarsReadTwoWaysGiveTheReadingOfMostLines() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/upce-outvoted.png")
         let frame = Frame(image: try FrameImage(contentsOf: fixture.path), index: 0, time: 0)
-        for quality in QualityLevel.allCases {
+        for quality in [QualityLevel.balanced, .accurate] {
             let found = try ZXingBarcodeDetector(options: quality.barcodeOptions(symbologies: [.upce])).detect(in: frame)
             #expect(found.map(\.payloadStringValue) == ["01264904"], "at \(quality)")
         }
