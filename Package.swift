@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "LiveScanTestSupport", dependencies: ["LiveScanCore"], path: "Tests/Support"),
         .testTarget(name: "LiveScanCoreTests", dependencies: ["LiveScanCore", "LiveScanTestSupport"],
                     path: "Tests/LiveScanCoreTests"),
-        .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "LiveScanTestSupport"], path: "Tests/LiveScanTests"),
+        .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "LiveScanTestSupport"],
+                    path: "Tests/LiveScanTests"),
         .testTarget(
             name: "BridgeTests",
             // CBridge too: a few tests call the C API directly, as a C caller would.

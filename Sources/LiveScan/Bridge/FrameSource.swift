@@ -1,5 +1,6 @@
 /// Where frames come from: a video file, a camera, a stream, an image or a folder of images.
-/// A source is read by one thread at a time (the scanner's worker), hence Sendable.
+/// A source is read by one thread at a time, hence Sendable: the scanner's worker, or while a file's barcodes are
+/// read ahead, the read-ahead's reader thread alone (`ScanPlan`).
 public protocol FrameSource: AnyObject, Sendable {
     /// What the source says about itself; known once it is open.
     var info: SourceInfo { get }
