@@ -6,9 +6,12 @@ import LiveScanScenes
 /// Every bad input gets one `Error: ...` line on stderr and its exit code: never a crash, a hang or a trace.
 @Suite(.serialized) struct BadInputTests {
     let folder: URL
+    /// Owns `folder`: it goes with this test.
+    private let scratch: ScratchFolder
 
     init() throws {
-        folder = try makeScratchFolder()
+        scratch = try ScratchFolder()
+        folder = scratch.url
     }
 
     func expectOneErrorLine(_ result: CommandResult, status: Int32, mentioning words: [String],

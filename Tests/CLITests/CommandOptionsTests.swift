@@ -8,9 +8,12 @@ import LiveScanScenes
 /// the spellings VisionKit, Tesseract and zbar users bring, and mistakes named before anything is scanned.
 @Suite(.serialized) struct CommandOptionsTests {
     let folder: URL
+    /// Owns `folder`: it goes with this test.
+    private let scratch: ScratchFolder
 
     init() throws {
-        folder = try makeScratchFolder()
+        scratch = try ScratchFolder()
+        folder = scratch.url
     }
 
     /// still720: 3 QR, an EAN-13, a Code 128 and 6 text lines.

@@ -7,9 +7,12 @@ import LiveScanScenes
 /// payload reaches the terminal raw.
 @Suite(.serialized) struct FailurePathTests {
     let folder: URL
+    /// Owns `folder`: it goes with this test.
+    private let scratch: ScratchFolder
 
     init() throws {
-        folder = try makeScratchFolder()
+        scratch = try ScratchFolder()
+        folder = scratch.url
     }
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

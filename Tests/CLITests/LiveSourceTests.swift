@@ -61,10 +61,13 @@ func waitForLines(containing needle: String, count: Int = 1, in path: URL, secon
 
 @Suite(.serialized) struct LiveSourceTests {
     let folder: URL
+    /// Owns `folder`: it goes with this test.
+    private let scratch: ScratchFolder
     let video: URL
 
     init() throws {
-        folder = try makeScratchFolder()
+        scratch = try ScratchFolder()
+        folder = scratch.url
         video = folder.appendingPathComponent("loop.mp4")
         try SceneRenderer(scene: shortScene(frames: 60)).writeVideo(to: video.path)
     }

@@ -8,7 +8,9 @@ import Testing
     @Test func aPackageDependingOnLiveScanByURLAndVersionBuildsAndRuns() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let folder = try makeScratchFolder()
+        let scratch = try ScratchFolder()
+        defer { withExtendedLifetime(scratch) {} }  // the folder stays until the test is done with it
+        let folder = scratch.url
         let clone = folder.appendingPathComponent("LiveScan"), app = folder.appendingPathComponent("app")
         let setup = try Shell.run("""
             set -e

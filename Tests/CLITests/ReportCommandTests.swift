@@ -4,6 +4,8 @@ import Testing
 /// `livescan report` on event logs written by the test: the table, CSV and JSON, bad logs and bad usage.
 @Suite(.serialized) struct ReportCommandTests {
     let folder: URL
+    /// Owns `folder`: it goes with this test.
+    private let scratch: ScratchFolder
     static let codeID = "0b7f3c1e-0000-4000-8000-000000000001"
     static let lineID = "5d1c3c1e-0000-4000-8000-000000000002"
     static let hostileID = "9a9a3c1e-0000-4000-8000-000000000003"
@@ -12,7 +14,8 @@ import Testing
     static let hostile = "\u{1B}]52;c;ZWNobyBoaQ==\u{07}\u{1B}[2Jgone"
 
     init() throws {
-        folder = try makeScratchFolder()
+        scratch = try ScratchFolder()
+        folder = scratch.url
     }
 
     static func json(_ object: [String: Any]) -> String {

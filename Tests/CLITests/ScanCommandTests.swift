@@ -23,9 +23,12 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
 
 @Suite(.serialized) struct ScanCommandTests {
     let folder: URL
+    /// Owns `folder`: it goes with this test.
+    private let scratch: ScratchFolder
 
     init() throws {
-        folder = try makeScratchFolder()
+        scratch = try ScratchFolder()
+        folder = scratch.url
     }
 
     /// A line entering from the frame's left edge is read first as its last characters. Line output prints the

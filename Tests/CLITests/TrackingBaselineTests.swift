@@ -30,7 +30,9 @@ import LiveScanScenes
     @Test(arguments: [ScenePreset.handheldLabels, .trackingText, .trackingMixed])
     func everyItemKeepsOneIdentity(_ preset: ScenePreset) throws {
         let baseline = try Self.baseline(preset)
-        let folder = try makeScratchFolder()
+        let scratch = try ScratchFolder()
+        defer { withExtendedLifetime(scratch) {} }  // the folder stays until the test is done with it
+        let folder = scratch.url
         let video = folder.appendingPathComponent("\(preset.rawValue).mp4")
         let renderer = try SceneRenderer(scene: preset.scene)
         try renderer.writeVideo(to: video.path)
