@@ -479,10 +479,9 @@ bool isPartialRead(const CB_Barcode &part, const CB_Barcode &whole) {
 /// Whether `weak` is outvoted by `strong`: two linear reads of one format that spell different codes, `weak`'s
 /// centre on `strong`'s bars, and `strong` read alike on at least twice as many scan lines. Bars belong to one code:
 /// a checksum passes about one garbled line in ten, so the same bars read two ways are the code read on most lines
-/// and a misread on a few (an EAN-13 read on 3 columns beside the same bars read on 117, its check digit right).
+/// and a misread on a few (a UPC-E read on 2 lines across bars read on 10 as another code, its check digit right).
 bool isOutvoted(const CB_Barcode &weak, const CB_Barcode &strong) {
-    if ((weak.format & linearFormats) == 0 || weak.format != strong.format ||
-        strong.line_count < 2 * std::max(weak.line_count, 1)) {
+    if ((weak.format & linearFormats) == 0 || weak.format != strong.format || strong.line_count < 2 * weak.line_count) {
         return false;
     }
     const std::string weakText(weak.text, weak.text_length), strongText(strong.text, strong.text_length);

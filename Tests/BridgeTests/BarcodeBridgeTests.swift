@@ -298,20 +298,7 @@ import LiveScanScenes
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-wide-\(UUID()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try picture.bridgeImage().write(to: path)
-        final class Added: DataScannerDelegate, @unchecked Sendable {
-            let lock = NSLock()
-            var values: [String] = []
-            func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem],
-                             allItems: [RecognizedItem]) {
-                lock.withLock { values += addedItems.map(\.value) }
-            }
-        }
-        let added = Added()
-        let scanner = DataScanner(recognizedDataTypes: [.barcode(symbologies: [.qr])])
-        scanner.delegate = added
-        try scanner.startScanning(ImageSource(path: path))
-        scanner.waitUntilFinished()
-        #expect(added.lock.withLock { added.values } == ["FULL SIZE"])
+        #expect(try valuesAdded(scanning: path, for: [.barcode(symbologies: [.qr])]) == ["FULL SIZE"])
     }
 
     /// zxing-cpp reports only symbols it decoded (CBridge leaves returnErrors off); OpenCV's locator finds the others.

@@ -80,24 +80,9 @@ import LiveScanScenes
     @Test func theScannerReadsTelepenOnlyWhenItIsNamed() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/telepen-alpha.png").path
-        final class Added: DataScannerDelegate, @unchecked Sendable {
-            let lock = NSLock()
-            var values: [String] = []
-            func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem],
-                             allItems: [RecognizedItem]) {
-                lock.withLock { values += addedItems.map(\.value) }
-            }
-        }
-        func added(_ types: Set<RecognizedDataType>) throws -> [String] {
-            let added = Added()
-            let scanner = DataScanner(recognizedDataTypes: types)
-            scanner.delegate = added
-            try scanner.startScanning(ImageSource(path: path))
-            scanner.waitUntilFinished()
-            return added.lock.withLock { added.values }
-        }
-        #expect(try added([.barcode()]).isEmpty)
-        #expect(try added([.barcode(symbologies: [.telepen])]) == ["TELEPEN"])
-        #expect(try added([.barcode(symbologies: Symbology.readByDefault + [.telepen])]) == ["TELEPEN"])
+        #expect(try valuesAdded(scanning: path, for: [.barcode()]).isEmpty)
+        #expect(try valuesAdded(scanning: path, for: [.barcode(symbologies: [.telepen])]) == ["TELEPEN"])
+        let everyOneAndTelepen = Symbology.readByDefault + [.telepen]
+        #expect(try valuesAdded(scanning: path, for: [.barcode(symbologies: everyOneAndTelepen)]) == ["TELEPEN"])
     }
 }

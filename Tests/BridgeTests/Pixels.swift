@@ -51,3 +51,21 @@ extension RenderedFrame {
         return RenderedFrame(width: newWidth, height: newHeight, pixels: out)
     }
 }
+
+/// The values of the items a `DataScanner` looking for `types` adds while it scans the image file at `path`, in
+/// the order they were added.
+func valuesAdded(scanning path: String, for types: Set<RecognizedDataType>) throws -> [String] {
+    final class Added: DataScannerDelegate, @unchecked Sendable {
+        let lock = NSLock()
+        var values: [String] = []
+        func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem], allItems: [RecognizedItem]) {
+            lock.withLock { values += addedItems.map(\.value) }
+        }
+    }
+    let added = Added()
+    let scanner = DataScanner(recognizedDataTypes: types)
+    scanner.delegate = added
+    try scanner.startScanning(ImageSource(path: path))
+    scanner.waitUntilFinished()
+    return added.lock.withLock { added.values }
+}

@@ -124,6 +124,12 @@ extension Frame {
         return try FrameImage(pixels: image.grayPixels(), width: width, height: height, channels: 1)
     }
 
+    /// This frame with its pixels in CBridge: itself when they are already, else with `bridgeImage()`'s copy, for
+    /// work that reads them many times.
+    func bridged() throws -> Frame {
+        image is FrameImage ? self : Frame(image: try bridgeImage(), index: index, time: time)
+    }
+
     /// Calls `body` with the handle of `bridgeImage()`, kept alive until `body` returns (a copy made for it would
     /// otherwise be freed as soon as its handle was read).
     func withBridgeImage<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {

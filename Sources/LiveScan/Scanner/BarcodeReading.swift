@@ -1,7 +1,9 @@
 /// How a scan reads the barcodes of each frame: whole (`WholeFrameReading`) or only where a video frame changed
 /// (`ChangeGatedBarcodeReader`). One strategy a scan, chosen by its `ScanPlan`; the read-ahead and the frame
 /// recogniser ask nothing else of it.
-protocol BarcodeReading: AnyObject, Sendable {
+/// A reading that keeps state between frames (the gated reader) is a class: the one instance the plan made is the
+/// one that reads every frame.
+protocol BarcodeReading: Sendable {
     /// Whether each frame is compared with the one before: frames must then be read one after another, in
     /// order; otherwise they may be read side by side.
     var readsInOrder: Bool { get }
@@ -9,7 +11,7 @@ protocol BarcodeReading: AnyObject, Sendable {
 }
 
 /// Every frame read whole by one detector. It keeps nothing between frames, so frames can be read side by side.
-final class WholeFrameReading: BarcodeReading {
+struct WholeFrameReading: BarcodeReading {
     let detector: any BarcodeDetector
 
     init(_ detector: any BarcodeDetector) {

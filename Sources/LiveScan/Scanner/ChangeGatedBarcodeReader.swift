@@ -129,6 +129,8 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
     }
 
     func barcodes(in frame: Frame) throws -> [Observation] {
+        // Its pixels are read many times (cell means, each code's patch, every region read): in CBridge once.
+        let frame = try frame.bridged()
         let (means, columns, rows) = try frame.bridgeImage().cellMeans(cell: configuration.cell)
         framesSinceFullRead += 1
         guard means.count == reference.count, columns == self.columns, rows == self.rows,

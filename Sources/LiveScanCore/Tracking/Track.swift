@@ -61,8 +61,9 @@ struct Track: Sendable {
             let needed = kind == .barcode ? configuration.barcodeConfirmations : configuration.textConfirmations
             guard hits >= needed else { return nil }
             state = .confirmed
-            reported = item
-            return .added(item)
+            let added = item
+            reported = added
+            return .added(added)
         case .confirmed, .lost:
             state = .confirmed
             let current = item
