@@ -33,12 +33,12 @@ extension Array where Element == RecognizedItem {
         }
     }
 
-    /// The items as columns of text, left to right, when they are that: vertical strips split them into parts of
-    /// at least two lines each, the items are lines (on average at least three times as wide as tall; codes in a
-    /// grid are not), and each gutter is narrower than a quarter of the columns beside it (a receipt's prices,
-    /// far to the right of their items, are read along their rows). nil otherwise.
+    /// The items as columns of text, left to right, when they are that: gutters split them into parts of at least
+    /// two lines each (`splitAtGutters`), the items are lines (on average at least three times as wide as tall;
+    /// codes in a grid are not), and each gutter is narrower than a quarter of the columns beside it (a receipt's
+    /// prices, far to the right of their items, are read along their rows). nil otherwise.
     private func textColumns() -> [[RecognizedItem]]? {
-        let parts = split(at: .vertical)
+        let (parts, wholly) = splitAtGutters()
         guard parts.count > 1, parts.allSatisfy({ $0.count >= 2 }) else {
             return nil
         }
@@ -46,7 +46,8 @@ extension Array where Element == RecognizedItem {
         guard aspect >= 3 else {
             return nil
         }
-        let extents = parts.map { part in
+        // Measured on the lines wholly inside each part: a caption set across the gutter is not the column.
+        let extents = wholly.map { part in
             (minX: part.map(\.bounds.boundingBox.minX).min()!, maxX: part.map(\.bounds.boundingBox.maxX).max()!)
         }
         for (left, right) in zip(extents, extents.dropFirst()) {
@@ -57,6 +58,63 @@ extension Array where Element == RecognizedItem {
             }
         }
         return parts
+    }
+
+    /// The items split at the gutters between columns, left to right, and in each part the items wholly inside
+    /// it. A gutter is a vertical strip with at least two items wholly on each side that at most one item in
+    /// eight crosses, each of them level with lines on both sides: on a page, a caption may be set across a
+    /// gutter, and the detector may join two lines level with each other across a narrow one; neither makes the
+    /// columns one. (A headline above the columns is level with none: it is cut off first, as a row.) An item
+    /// crossing a gutter goes to the side its centre is on. Fewer than eight items tolerate no crossing: a strip
+    /// that crosses none, as `split(at: .vertical)` finds.
+    private func splitAtGutters() -> (parts: [[RecognizedItem]], wholly: [[RecognizedItem]]) {
+        let boxes = map(\.bounds.boundingBox)
+        let allowed = count / 8
+        func verticalExtent(_ indices: [Int]) -> (minY: Double, maxY: Double) {
+            (indices.map { boxes[$0].minY }.min()!, indices.map { boxes[$0].maxY }.max()!)
+        }
+        // Candidate cuts: each item's right edge. A run of consecutive candidates that qualify is one gutter;
+        // its cut is the candidate fewest items cross, moved to the middle of the empty space it leaves.
+        var cuts: [Double] = []
+        var best: (crossing: Int, cut: Double)?
+        for edge in Set(boxes.map(\.maxX)).sorted() {
+            let left = indices.filter { boxes[$0].maxX <= edge }
+            let right = indices.filter { boxes[$0].minX >= edge }
+            let crossing = indices.filter { boxes[$0].minX < edge && edge < boxes[$0].maxX }
+            var qualifies = crossing.count <= allowed && left.count >= 2 && right.count >= 2
+            if qualifies && !crossing.isEmpty {
+                let (leftSide, rightSide) = (verticalExtent(left), verticalExtent(right))
+                qualifies = crossing.allSatisfy { index in
+                    [leftSide, rightSide].allSatisfy { boxes[index].minY < $0.maxY && $0.minY < boxes[index].maxY }
+                }
+            }
+            if qualifies {
+                let cut = (left.map { boxes[$0].maxX }.max()! + right.map { boxes[$0].minX }.min()!) / 2
+                if best == nil || crossing.count < best!.crossing {
+                    best = (crossing.count, cut)
+                }
+            } else if let found = best {
+                cuts.append(found.cut)
+                best = nil
+            }
+        }
+        if let found = best {
+            cuts.append(found.cut)
+        }
+        var parts = [[RecognizedItem]](repeating: [], count: cuts.count + 1)
+        var wholly = parts
+        for (item, box) in zip(self, boxes) {
+            let part = cuts.firstIndex { (box.minX + box.maxX) / 2 < $0 } ?? cuts.count
+            parts[part].append(item)
+            if !cuts.contains(where: { box.minX < $0 && $0 < box.maxX }) {
+                wholly[part].append(item)
+            }
+        }
+        // Between two gutters, only items crossing one: no column there, and so no gutters at all.
+        if wholly.contains(where: \.isEmpty) {
+            return ([self], [self])
+        }
+        return (parts, wholly)
     }
 
     /// `rows` (top to bottom) with each run of consecutive rows that together form text columns joined into one
@@ -71,10 +129,7 @@ extension Array where Element == RecognizedItem {
             var candidate = band
             for next in (start + 1)..<rows.count {
                 candidate += rows[next]
-                // Items only ever close gutters: once a row crosses all of them, no longer run has one.
-                if candidate.split(at: .vertical).count < 2 {
-                    break
-                }
+                // No early stop: a gutter one line crosses among few may still tolerate it among more.
                 if candidate.textColumns() != nil {
                     band = candidate
                     end = next + 1
