@@ -11,6 +11,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var itemsFound = 0
     /// The size of the frames so far, to log a change of resolution.
     private var pictureSize = (width: 0, height: 0)
+    /// The tracker's knobs the current scan runs with, for the event log's start line.
+    private var scanTracker = TrackerConfiguration()
     private var activeScanner: DataScanner?
     private var presenters: [ScanPresenter] = []
     private let lock = NSLock()
@@ -89,11 +91,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                                   recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing)
         scanner.trackerConfiguration = options.tracker
         scanner.regionOfInterest = region
-        if isImages {
-            // Each image stands alone: one reading is enough, and nothing carries over to the next image.
-            scanner.trackerConfiguration.textConfirmations = 1
-            scanner.trackerConfiguration.gracePeriod = 0
-        }
+        scanTracker = scanner.trackerConfiguration(for: source)
         scanner.delegate = self
         let listing = showsListing
             ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region)
@@ -245,7 +243,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
         pictureSize = (source.width, source.height)
         do {
-            let config = options.eventLogConfig(tracker: dataScanner.trackerConfiguration,
+            let config = options.eventLogConfig(tracker: scanTracker,
                                                 region: dataScanner.regionOfInterest)
             try eventLog?.start(source: source, config: config)
         } catch {

@@ -53,19 +53,28 @@ extension RenderedFrame {
 }
 
 /// The values of the items a `DataScanner` looking for `types` adds while it scans the image file at `path`, in
-/// the order they were added.
-func valuesAdded(scanning path: String, for types: Set<RecognizedDataType>) throws -> [String] {
+/// the order they were added; throws what stopped the scan.
+func valuesAdded(scanning path: String, for types: Set<RecognizedDataType>, recognizesMultipleItems: Bool = false)
+    throws -> [String]
+{
     final class Added: DataScannerDelegate, @unchecked Sendable {
         let lock = NSLock()
         var values: [String] = []
+        var failure: ScanError?
         func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem], allItems: [RecognizedItem]) {
             lock.withLock { values += addedItems.map(\.value) }
         }
+        func dataScanner(_ dataScanner: DataScanner, becameUnavailableWithError error: ScanError) {
+            lock.withLock { failure = error }
+        }
     }
     let added = Added()
-    let scanner = DataScanner(recognizedDataTypes: types)
+    let scanner = DataScanner(recognizedDataTypes: types, recognizesMultipleItems: recognizesMultipleItems)
     scanner.delegate = added
     try scanner.startScanning(ImageSource(path: path))
     scanner.waitUntilFinished()
+    if let failure = added.lock.withLock({ added.failure }) {
+        throw failure
+    }
     return added.lock.withLock { added.values }
 }

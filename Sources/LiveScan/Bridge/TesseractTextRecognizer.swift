@@ -59,9 +59,24 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     /// detector, the region's quad rectified upright at the size it was found.
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
         if detector != nil {
-            return try withEngine { try $0.readBox(in: frame, region: region) }
+            // One box alone is judged as a scene's.
+            return try withEngine { try $0.readBox(in: frame, region: region) }.flatMap {
+                $0.observation(minimumConfidence: options.minimumConfidence,
+                               minimumWordConfidence: options.minimumWordConfidence)
+            }
         }
         return try withEngine { try $0.readLine(in: frame, region: region) }
+    }
+
+    /// Reads the regions of one frame; with the learned detector, its boxes' readings are judged together
+    /// (`DetectedLineReading.lines`: a document's are kept whatever their confidence).
+    public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
+        guard detector != nil else {
+            return try regions.compactMap { try readLine(in: frame, region: $0) }
+        }
+        let readings = try withEngine { engine in try regions.compactMap { try engine.readBox(in: frame, region: $0) } }
+        return DetectedLineReading.lines(of: readings, minimumConfidence: options.minimumConfidence,
+                                         minimumWordConfidence: options.minimumWordConfidence)
     }
 
     /// Tesseract's own layout analysis over the whole frame (PSM 3), for comparison: 180 ms and more at
@@ -146,14 +161,8 @@ final class TesseractEngine {
         }
     }
 
-    /// The share of a detected box's height its line's ink takes (measured on the magazine pages: 0.6 of the box
-    /// keeps the line's capitals and stays clear of the next line).
-    static let detectedLineShare = 0.6
-
-    /// Reads the quad `region` (a detector's box) rectified upright, as one line: its words under
-    /// `minimumWordConfidence` are left out; nil when the box's mean confidence is under `minimumConfidence` or
-    /// nothing plausible is left.
-    func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
+    /// Reads the quad `region` (a detector's box) rectified upright, as one line; nil when Tesseract read no word.
+    func readBox(in frame: Frame, region: Bounds) throws -> DetectedLineReading? {
         var quad = CB_Quad(region)
         var lines: UnsafeMutablePointer<CB_TextLine>?
         var count = 0
@@ -165,23 +174,11 @@ final class TesseractEngine {
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }
         let best = (0..<count).map { lines[$0] }.max { $0.confidence < $1.confidence }!
-        let allWords = (0..<best.word_count).map { best.words[$0] }
-        guard !allWords.isEmpty else { return nil }
-        // The mean of the words' confidences, as Benchmarks/text-detector-study.md filtered: Tesseract's own line
-        // confidence sits below it when one word is poor ("THEORY g"), and dropped such lines whole.
-        let confidence = allWords.map { Double($0.confidence) / 100 }.reduce(0, +) / Double(allWords.count)
-        let words = allWords.filter { Double($0.confidence) / 100 >= options.minimumWordConfidence }
-            .map { String(cString: $0.text) }
-        let transcript = words.joined(separator: " ")
-        guard confidence >= options.minimumConfidence, TextPlausibility.isPlausibleLine(transcript) else {
-            return nil
+        let words = (0..<best.word_count).map { index in
+            DetectedLineReading.Word(text: String(cString: best.words[index].text),
+                                     confidence: Double(best.words[index].confidence) / 100)
         }
-        // The detector's box has a margin of about a third of its height above and below the ink (PaddleOCR's
-        // unclip), so that the boxes of a page's lines overlap their neighbours' (and Tesseract's boxes, which take
-        // in the neighbours' ascenders, overlap too): without a strip between its rows, a page of columns was read
-        // across them (magazine page 8087_054 CER 0.75). The box reported is the detector's, narrowed across the
-        // line to `detectedLineShare` of its height.
-        return .text(transcript, confidence: confidence, bounds: region.narrowedAcross(to: Self.detectedLineShare))
+        return words.isEmpty ? nil : DetectedLineReading(region: region, words: words)
     }
 
     /// Reads `region` as one line; nil when nothing legible is there.

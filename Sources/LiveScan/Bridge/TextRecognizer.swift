@@ -5,13 +5,19 @@ public protocol TextRecognizer: Sendable {
     func lineRegions(in frame: Frame) throws -> [Bounds]
     /// Reads one region as a single line; nil when nothing legible is there (about 10 ms a line).
     func readLine(in frame: Frame, region: Bounds) throws -> Observation?
+    /// Reads the regions of one frame, each as a single line, when none is remembered from other frames: a
+    /// recognizer may judge each reading by the others (a page's lines). By default, `readLine` for each.
+    func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation]
 }
 
 extension TextRecognizer {
+    public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
+        try regions.compactMap { try readLine(in: frame, region: $0) }
+    }
+
     /// Every line of text in the frame, except inside `excluded` areas (codes already decoded there).
     public func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
-        try lineRegions(in: frame).filter { !$0.isMostlyCovered(by: excluded) }
-            .compactMap { try readLine(in: frame, region: $0) }
+        try readLines(in: frame, regions: lineRegions(in: frame).filter { !$0.isMostlyCovered(by: excluded) })
     }
 }
 

@@ -24,6 +24,19 @@ public final class DataScanner: @unchecked Sendable {
     }
     /// The tracker's knobs (validated when scanning starts).
     public var trackerConfiguration = TrackerConfiguration()
+
+    /// The tracker's knobs a scan of `source` runs with: `trackerConfiguration`, except that each still image
+    /// stands alone: one reading of a line is enough (an image has no second frame to confirm it in), and
+    /// nothing is kept for the next image.
+    public func trackerConfiguration(for source: FrameSource) -> TrackerConfiguration {
+        var configuration = trackerConfiguration
+        if source.holdsStillImages {
+            configuration.textConfirmations = 1
+            configuration.gracePeriod = 0
+        }
+        return configuration
+    }
+
     /// Receives add/update/remove calls on the worker thread.
     public weak var delegate: DataScannerDelegate?
 
@@ -125,8 +138,8 @@ public final class DataScanner: @unchecked Sendable {
     /// `LiveFrameSource`: read at the scanner's pace, its frames would queue in the capture and a slow
     /// delegate would see ever older ones; this way the newest frame wins and stale ones are dropped.
     public func startScanning(_ source: FrameSource) throws {
+        let configuredTracker = try Tracker(configuration: trackerConfiguration(for: source))
         let source = Self.newestFirst(source)
-        let configuredTracker = try Tracker(configuration: trackerConfiguration)
         let (engines, finished, itemsContinuation) = try lock.withLock {
             guard !running else {
                 throw ScanError.invalidParameter(parameter: "startScanning", reason: "already scanning")

@@ -32,7 +32,7 @@ struct FrameRecognizer {
                 results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
                 results.textCache = cache
             } else {
-                results.lines = try regions.compactMap(read)
+                results.lines = try text.readLines(in: frame, regions: regions)
             }
         }
         if let decodedBarcodes {

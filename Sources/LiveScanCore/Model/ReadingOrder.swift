@@ -77,7 +77,14 @@ extension Array where Element == RecognizedItem {
         // its cut is the candidate fewest items cross, moved to the middle of the empty space it leaves.
         var cuts: [Double] = []
         var best: (crossing: Int, cut: Double)?
+        var previousEdge = -Double.infinity
         for edge in Set(boxes.map(\.maxX)).sorted() {
+            defer { previousEdge = edge }
+            // An item wholly between this candidate and the last is a column of its own: the gutter before it ends.
+            if let found = best, boxes.contains(where: { $0.minX >= previousEdge && $0.maxX <= edge }) {
+                cuts.append(found.cut)
+                best = nil
+            }
             let left = indices.filter { boxes[$0].maxX <= edge }
             let right = indices.filter { boxes[$0].minX >= edge }
             let crossing = indices.filter { boxes[$0].minX < edge && edge < boxes[$0].maxX }
