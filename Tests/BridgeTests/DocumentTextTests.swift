@@ -6,8 +6,11 @@ import LiveScanScenes
 /// Pages and receipts through the learned detector: their lines in reading order, and their poorly read words kept.
 @Suite struct DocumentTextTests {
     /// A rendered page, a headline over two columns of eight lines level with each other, scanned as an image
-    /// file end to end: every line read exactly, the headline first, then each column top to bottom.
-    @Test func aPageOfTwoColumnsIsReadColumnByColumn() throws {
+    /// file end to end: every line read exactly, the headline first, then each column top to bottom. Also the page
+    /// photographed turned a quarter either way or upside down (no orientation tag): its lines are read the right
+    /// way round and in the same order (before, a page turned anticlockwise or upside down read as nothing).
+    @Test(arguments: [0, 1, 2, 3])
+    func aPageOfTwoColumnsIsReadColumnByColumn(clockwiseQuarterTurns: Int) throws {
         _ = try sharedTextDetector.get()
         let headline = "Harbour Notes"
         let left = ["Boats leave at nine", "from the north pier", "and come back late", "when the wind drops",
@@ -22,12 +25,28 @@ import LiveScanScenes
                                    at: ScenePoint(x: column, y: 170 + 52 * Double(row))))
             }
         }
-        let page = try SceneRenderer(scene: Scene(name: "page", width: 680, height: 620, items: items))
+        var page = try SceneRenderer(scene: Scene(name: "page", width: 680, height: 620, items: items)).render(frame: 0)
+        for _ in 0..<clockwiseQuarterTurns {
+            page = turnedClockwise(page)
+        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-page-\(UUID()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try page.writeImage(to: path)
+        try FrameImage(pixels: page.pixels, width: page.width, height: page.height, channels: 3).write(to: path)
         let read = try valuesAdded(scanning: path, for: [.text()], recognizesMultipleItems: true)
         #expect(read == [headline] + left + right, "read \(read)")
+    }
+
+    /// `frame` turned a quarter clockwise.
+    private func turnedClockwise(_ frame: RenderedFrame) -> RenderedFrame {
+        let (width, height) = (frame.height, frame.width)
+        var pixels = [UInt8](repeating: 0, count: frame.pixels.count)
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let from = (y * frame.width + x) * 3, to = (x * width + (width - 1 - y)) * 3
+                pixels[to..<to + 3] = frame.pixels[from..<from + 3]
+            }
+        }
+        return RenderedFrame(width: width, height: height, pixels: pixels)
     }
 
     /// One frame's readings judged together: a scene's boxes must read confidently and lose their poor words; in a

@@ -236,6 +236,31 @@ struct Run {
             + (4..<8).map { "left \($0)" } + [0, 1, 2, 4, 5, 6, 7].map { "right \($0)" })
     }
 
+    /// A page photographed turned: its lines run down (a quarter clockwise) or up, or it is upside down. Rows and
+    /// columns are the text's own, so it reads as the page does upright: headline, left column, right column.
+    @Test(arguments: [1, 2, 3])
+    func aTurnedPageIsReadInItsOwnRowsAndColumns(clockwiseQuarterTurns: Int) throws {
+        func turned(_ point: Point) -> Point {
+            var point = point
+            for _ in 0..<clockwiseQuarterTurns {
+                point = Point(x: 1000 - point.y, y: point.x)
+            }
+            return point
+        }
+        func text(_ transcript: String, x: Double, y: Double, width: Double) -> Observation {
+            let upright = Bounds(x: x, y: y, width: width, height: 40)
+            return .text(transcript, confidence: 0.9, bounds: Bounds(
+                topLeft: turned(upright.topLeft), topRight: turned(upright.topRight),
+                bottomRight: turned(upright.bottomRight), bottomLeft: turned(upright.bottomLeft)))
+        }
+        var run = try Run()
+        let headline = text("Headline", x: 0, y: 0, width: 620)
+        let left = (0..<4).map { text("left \($0)", x: 0, y: 100 + 50 * Double($0), width: 300) }
+        let right = (0..<4).map { text("right \($0)", x: 320, y: 100 + 50 * Double($0), width: 300) }
+        run.feed((0..<5).map { _ in right + [headline] + left })
+        #expect(run.tracker.items.map(\.value) == ["Headline"] + (0..<4).map { "left \($0)" } + (0..<4).map { "right \($0)" })
+    }
+
     @Test func invalidConfigurationNamesTheParameter() {
         #expect(throws: ScanError.invalidParameter(parameter: "gracePeriod", reason: "must be 0...86400 seconds")) {
             _ = try Tracker(configuration: TrackerConfiguration(gracePeriod: -1))

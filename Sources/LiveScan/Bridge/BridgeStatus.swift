@@ -28,6 +28,26 @@ extension Bounds {
         return min(width, height)
     }
 
+    /// The longer of the quad's mean width and mean height.
+    var longSide: Double {
+        let width = (topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2
+        let height = (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2
+        return max(width, height)
+    }
+
+    /// This quad's corners named so that its top side runs as `other`'s does (of the four namings, the one whose
+    /// top side points most nearly the same way).
+    func cornersNamed(along other: Bounds) -> Bounds {
+        func direction(_ quad: Bounds) -> (dx: Double, dy: Double) {
+            (quad.topRight.x - quad.topLeft.x, quad.topRight.y - quad.topLeft.y)
+        }
+        let wanted = direction(other)
+        return (0..<4).map { cornersNamed(from: $0) }.max { a, b in
+            let (da, db) = (direction(a), direction(b))
+            return da.dx * wanted.dx + da.dy * wanted.dy < db.dx * wanted.dx + db.dy * wanted.dy
+        }!
+    }
+
     /// The quad with its short sides shortened to `share` of their length about the long axis: a text box
     /// narrowed across its line, the line's direction and length kept.
     func narrowedAcross(to share: Double) -> Bounds {

@@ -74,10 +74,33 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         guard detector != nil else {
             return try regions.compactMap { try readLine(in: frame, region: $0) }
         }
-        let readings = try withEngine { engine in try regions.compactMap { try engine.readBox(in: frame, region: $0) } }
+        let readsConfidently = { [options] (reading: DetectedLineReading?) in
+            reading?.observation(minimumConfidence: options.minimumConfidence,
+                                 minimumWordConfidence: options.minimumWordConfidence) != nil
+        }
+        let readings = try withEngine { engine in
+            var readings = try regions.map { try engine.readBox(in: frame, region: $0) }
+            // A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as
+            // garbage: each crop is read the wrong way round. The longest boxes are read the other way round too;
+            // when at least two, and more than before, read confidently so, the whole frame is read that way.
+            if readings.count(where: readsConfidently) < DetectedLineReading.documentLineCount {
+                let sample = regions.indices.sorted { regions[$0].longSide > regions[$1].longSide }
+                    .prefix(Self.turnSample)
+                let turned = try sample.map { try engine.readBox(in: frame, region: regions[$0].cornersNamed(from: 2)) }
+                let (turnedCount, count) = (turned.count(where: readsConfidently),
+                                            sample.count(where: { readsConfidently(readings[$0]) }))
+                if turnedCount >= 2 && turnedCount > count {
+                    readings = try regions.map { try engine.readBox(in: frame, region: $0.cornersNamed(from: 2)) }
+                }
+            }
+            return readings.compactMap { $0 }
+        }
         return DetectedLineReading.lines(of: readings, minimumConfidence: options.minimumConfidence,
                                          minimumWordConfidence: options.minimumWordConfidence)
     }
+
+    /// Boxes read both ways round to tell whether a frame is upside down: its longest, which hold the most text.
+    static let turnSample = 5
 
     /// Tesseract's own layout analysis over the whole frame (PSM 3), for comparison: 180 ms and more at
     /// 720p, and on cluttered scenes mostly garbage. Lines below `minimumConfidence` are dropped.
@@ -178,7 +201,10 @@ final class TesseractEngine {
             DetectedLineReading.Word(text: String(cString: best.words[index].text),
                                      confidence: Double(best.words[index].confidence) / 100)
         }
-        return words.isEmpty ? nil : DetectedLineReading(region: region, words: words)
+        // The detector names a box's corners by where they lie (PaddleOCR's order); Tesseract's line box, mapped
+        // back from the crop as it was read (turned a quarter when the box is tall), runs the way the line reads.
+        return words.isEmpty ? nil : DetectedLineReading(region: region.cornersNamed(along: Bounds(best.quad)),
+                                                         words: words)
     }
 
     /// Reads `region` as one line; nil when nothing legible is there.

@@ -39,6 +39,36 @@ public struct Bounds: Hashable, Sendable {
     /// The corners in the order topLeft, topRight, bottomRight, bottomLeft.
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 
+    /// The same quad with its corners named from the one `index` places on (0...3, in `corners` order): 2 names
+    /// the corners of the quad read upside down.
+    package func cornersNamed(from index: Int) -> Bounds {
+        let points = corners
+        return Bounds(topLeft: points[index % 4], topRight: points[(index + 1) % 4],
+                      bottomRight: points[(index + 2) % 4], bottomLeft: points[(index + 3) % 4])
+    }
+
+    /// Quarter turns clockwise (0...3, y down) of the top side's direction, topLeft to topRight, to the nearest:
+    /// 0 for a line of text written rightwards, 1 downwards, 2 upside down, 3 upwards.
+    package var quarterTurns: Int {
+        let angle = atan2(topRight.y - topLeft.y, topRight.x - topLeft.x)
+        return (Int((angle / (.pi / 2)).rounded()) + 4) % 4
+    }
+
+    /// The quad turned `quarterTurns` quarter turns anticlockwise about the origin (y down): turned back from a
+    /// picture turned that far clockwise.
+    package func turnedBack(quarterTurns: Int) -> Bounds {
+        func turned(_ point: Point) -> Point {
+            switch (quarterTurns % 4 + 4) % 4 {
+            case 1: return Point(x: point.y, y: -point.x)
+            case 2: return Point(x: -point.x, y: -point.y)
+            case 3: return Point(x: -point.y, y: point.x)
+            default: return point
+            }
+        }
+        return Bounds(topLeft: turned(topLeft), topRight: turned(topRight), bottomRight: turned(bottomRight),
+                      bottomLeft: turned(bottomLeft))
+    }
+
     public var center: Point {
         let points = corners
         return Point(x: points.map(\.x).reduce(0, +) / 4, y: points.map(\.y).reduce(0, +) / 4)

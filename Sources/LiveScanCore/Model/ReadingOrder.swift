@@ -8,20 +8,36 @@ extension Array where Element == RecognizedItem {
     /// one row, left to right). Typeset columns often keep their lines level with each other's, so that a strip
     /// runs between every two rows of the page: consecutive rows that a narrow gutter cuts alike are one band of
     /// text columns (`textColumns`), read column by column.
+    ///
+    /// Rows and columns are the text's own: when most lines of text run down, up or upside down (a page
+    /// photographed turned), the items are ordered as they lie in the picture turned back.
     func sortedInReadingOrder() -> [RecognizedItem] {
+        let texts = filter { if case .text = $0 { true } else { false } }
+        let (turns, lines) = (1...3).map { turns in (turns, texts.count(where: { $0.bounds.quarterTurns == turns })) }
+            .max { $0.1 < $1.1 }!
+        guard 2 * lines > texts.count else {
+            return sortedUpright()
+        }
+        // Turning back and forth only swaps and negates coordinates: the bounds come back exactly.
+        return map { $0.withBounds($0.bounds.turnedBack(quarterTurns: turns)) }.sortedUpright()
+            .map { $0.withBounds($0.bounds.turnedBack(quarterTurns: 4 - turns)) }
+    }
+
+    /// `sortedInReadingOrder` for lines of text that run rightwards.
+    private func sortedUpright() -> [RecognizedItem] {
         guard count > 1 else {
             return self
         }
         if let columns = textColumns() {
-            return columns.flatMap { $0.sortedInReadingOrder() }
+            return columns.flatMap { $0.sortedUpright() }
         }
         let rows = split(at: .horizontal)
         if rows.count > 1 {
-            return Self.bandsOfColumns(rows).flatMap { $0.sortedInReadingOrder() }
+            return Self.bandsOfColumns(rows).flatMap { $0.sortedUpright() }
         }
         let columns = split(at: .vertical)
         if columns.count > 1 {
-            return columns.flatMap { $0.sortedInReadingOrder() }
+            return columns.flatMap { $0.sortedUpright() }
         }
         return sorted { a, b in
             let rowTolerance = Swift.min(a.bounds.height, b.bounds.height) / 2

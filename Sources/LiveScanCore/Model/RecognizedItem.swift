@@ -72,6 +72,18 @@ public enum RecognizedItem: Identifiable, Sendable, Equatable {
         }
     }
 
+    /// The item with other bounds.
+    package func withBounds(_ bounds: Bounds) -> RecognizedItem {
+        switch self {
+        case var .text(text):
+            text.bounds = bounds
+            return .text(text)
+        case var .barcode(barcode):
+            barcode.bounds = bounds
+            return .barcode(barcode)
+        }
+    }
+
     /// The frame index of the last sighting.
     public var frameIndex: Int {
         switch self {
