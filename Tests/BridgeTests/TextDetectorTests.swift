@@ -112,6 +112,18 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect(abs(topSideAngle(observation.bounds) - degrees) <= 3)
     }
 
+    /// A close crop of a word, its ink at the picture's edges (a word cut out of a photo): DB finds text by the
+    /// ground around it, and read this one as "Harpour" until such a picture got a margin.
+    @Test func aCloseCropOfAWordIsRead() throws {
+        _ = try sharedTextDetector.get()
+        let recognizer = try TesseractTextRecognizer(options: TextRecognizerOptions(detector: TextDetectorOptions()))
+        let still = try SceneRenderer.still(text: "Harbour", pixelHeight: 24, margin: 1)
+        let image = try FrameImage(pixels: still.frame.pixels, width: still.frame.width, height: still.frame.height,
+                                   channels: 3)
+        let read = try recognizer.recognize(in: Frame(image: image, index: 0, time: 0), excluding: [])
+        #expect(read.map(\.transcript) == ["Harbour"], "\(still.frame.width)x\(still.frame.height): \(read)")
+    }
+
     /// Still images at balanced use the detector; video keeps the edge locator.
     @Test func stillImagesAtBalancedUseTheDetector() {
         #expect(QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true).detector != nil)
