@@ -82,39 +82,56 @@ extension Array where Element == RecognizedItem {
     /// gutter, and the detector may join two lines level with each other across a narrow one; neither makes the
     /// columns one. (A headline above the columns is level with none: it is cut off first, as a row.) An item
     /// crossing a gutter goes to the side its centre is on. Fewer than eight items tolerate no crossing: a strip
-    /// that crosses none, as `split(at: .vertical)` finds.
-    private func splitAtGutters() -> (parts: [[RecognizedItem]], wholly: [[RecognizedItem]]) {
+    /// that crosses none, as `split(at: .vertical)` finds. `tolerated`: how many may cross instead; `levelOnly`
+    /// false: whether or not they are level with lines on both sides.
+    private func splitAtGutters(tolerating tolerated: Int? = nil, levelOnly: Bool = true)
+        -> (parts: [[RecognizedItem]], wholly: [[RecognizedItem]])
+    {
         let boxes = map(\.bounds.boundingBox)
-        let allowed = count / 8
-        func verticalExtent(_ indices: [Int]) -> (minY: Double, maxY: Double) {
-            (indices.map { boxes[$0].minY }.min()!, indices.map { boxes[$0].maxY }.max()!)
+        let allowed = tolerated ?? count / 8
+        // Sorted edges, so that the items left of, right of and across a candidate are counted, not listed: the
+        // tracker orders every frame's items, a page's lines among them.
+        let rightEdges = boxes.map(\.maxX).sorted(), leftEdges = boxes.map(\.minX).sorted()
+        func firstIndex(in sorted: [Double], notBelow value: Double) -> Int {
+            var (low, high) = (0, sorted.count)
+            while low < high {
+                let middle = (low + high) / 2
+                (low, high) = sorted[middle] < value ? (middle + 1, high) : (low, middle)
+            }
+            return low
+        }
+        let endingAt = Dictionary(grouping: indices, by: { boxes[$0].maxX })
+        func verticalExtent(_ included: (Int) -> Bool) -> (minY: Double, maxY: Double) {
+            let chosen = indices.filter(included)
+            return (chosen.map { boxes[$0].minY }.min()!, chosen.map { boxes[$0].maxY }.max()!)
         }
         // Candidate cuts: each item's right edge. A run of consecutive candidates that qualify is one gutter;
         // its cut is the candidate fewest items cross, moved to the middle of the empty space it leaves.
         var cuts: [Double] = []
         var best: (crossing: Int, cut: Double)?
         var previousEdge = -Double.infinity
-        for edge in Set(boxes.map(\.maxX)).sorted() {
+        for edge in Set(rightEdges).sorted() {
             defer { previousEdge = edge }
             // An item wholly between this candidate and the last is a column of its own: the gutter before it ends.
-            if let found = best, boxes.contains(where: { $0.minX >= previousEdge && $0.maxX <= edge }) {
+            if let found = best, endingAt[edge]!.contains(where: { boxes[$0].minX >= previousEdge }) {
                 cuts.append(found.cut)
                 best = nil
             }
-            let left = indices.filter { boxes[$0].maxX <= edge }
-            let right = indices.filter { boxes[$0].minX >= edge }
-            let crossing = indices.filter { boxes[$0].minX < edge && edge < boxes[$0].maxX }
-            var qualifies = crossing.count <= allowed && left.count >= 2 && right.count >= 2
-            if qualifies && !crossing.isEmpty {
-                let (leftSide, rightSide) = (verticalExtent(left), verticalExtent(right))
-                qualifies = crossing.allSatisfy { index in
+            let firstRight = firstIndex(in: leftEdges, notBelow: edge)
+            let (left, right) = (firstIndex(in: rightEdges, notBelow: edge.nextUp), count - firstRight)
+            let crossing = count - left - right
+            var qualifies = crossing <= allowed && left >= 2 && right >= 2
+            if qualifies && crossing > 0 && levelOnly {
+                let leftSide = verticalExtent { boxes[$0].maxX <= edge }
+                let rightSide = verticalExtent { boxes[$0].minX >= edge }
+                qualifies = indices.filter { boxes[$0].minX < edge && edge < boxes[$0].maxX }.allSatisfy { index in
                     [leftSide, rightSide].allSatisfy { boxes[index].minY < $0.maxY && $0.minY < boxes[index].maxY }
                 }
             }
             if qualifies {
-                let cut = (left.map { boxes[$0].maxX }.max()! + right.map { boxes[$0].minX }.min()!) / 2
-                if best == nil || crossing.count < best!.crossing {
-                    best = (crossing.count, cut)
+                let cut = (edge + leftEdges[firstRight]) / 2
+                if best == nil || crossing < best!.crossing {
+                    best = (crossing, cut)
                 }
             } else if let found = best {
                 cuts.append(found.cut)
@@ -150,9 +167,16 @@ extension Array where Element == RecognizedItem {
             var end = start + 1
             var band = rows[start]
             var candidate = band
+            // The most crossing lines any run from `start` tolerates, level or not (a line is level with both sides
+            // only once rows beside it join the run): once even that many leave no gutter, a longer run seldom has
+            // one. Runs are tried one row longer each time; without this stop, ordering 160 lines in four columns
+            // took 47 ms instead of 1.
+            let mostTolerated = rows[start...].reduce(0) { $0 + $1.count } / 8
             for next in (start + 1)..<rows.count {
                 candidate += rows[next]
-                // No early stop: a gutter one line crosses among few may still tolerate it among more.
+                if candidate.splitAtGutters(tolerating: mostTolerated, levelOnly: false).parts.count < 2 {
+                    break
+                }
                 if candidate.textColumns() != nil {
                     band = candidate
                     end = next + 1
