@@ -77,6 +77,15 @@ package struct SameItem: Sendable {
             return relative <= configuration.barcodeGate ? relative : nil
         case .text:
             let relative = distance / max(expected.height, observation.bounds.height, 1)
+            let width = max(expected.width, observation.bounds.width, 1)
+            // Each way below of being the same line needs the boxes near (the gates) or overlapping (same place,
+            // a piece): far apart, the readings are not compared (a page's lines are many, and each pair's edit
+            // distance was most of its tracking time).
+            let (box, other) = (expected.boundingBox, observation.bounds.boundingBox)
+            let overlapping = box.minX < other.maxX && other.minX < box.maxX && box.minY < other.maxY
+                && other.minY < box.maxY
+            guard overlapping || relative <= configuration.textGate || distance <= configuration.textWidthGate * width
+            else { return nil }
             let reading = observation.transcript ?? ""
             var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
             if let settled = sighting.settledReading {
@@ -84,7 +93,6 @@ package struct SameItem: Sendable {
             }
             let samePlace = isSamePlace(observation.bounds, as: expected)
             let nearbyAndAlike = relative <= configuration.textGate && similarity >= configuration.textSimilarity
-            let width = max(expected.width, observation.bounds.width, 1)
             let readsTheSame = similarity >= Self.sameReading && distance <= configuration.textWidthGate * width
             let earlier = sighting.settledReading ?? sighting.observation.transcript ?? ""
             let pieceOfOne = Self.isPiece(reading, at: observation.bounds, of: earlier, at: expected)
