@@ -76,6 +76,22 @@ import LiveScanScenes
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("\"payload\":\"other\""))
     }
 
+    /// The engines are made when the scan starts, after the log is opened: a language whose data is not installed
+    /// (or a model not fetched) stops it there. The log was emptied when it was opened, and a 92-line log of an
+    /// earlier scan was lost; now it is emptied at the first line, and a log made for the scan is removed.
+    @Test func aScanThatFailsToStartLeavesThePreviousLogAsItWas() throws {
+        let log = path("earlier.jsonl")
+        let image = try still("start.png")
+        #expect(try Livescan.run(["scan", "--events", log, image]).status == 0)
+        let previous = try Data(contentsOf: URL(fileURLWithPath: log))
+        let failed = try Livescan.run(["scan", "--types", "text", "--languages", "zzz", "--events", log, image])
+        #expect(failed.status == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == previous)
+        let fresh = path("fresh.jsonl")
+        #expect(try Livescan.run(["scan", "--types", "text", "--languages", "zzz", "--events", fresh, image]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
+
     @Test func aClosedStandardOutputIsAnErrorNotTheLog() throws {
         let image = try still("closed.png")
         let log = path("closed.jsonl")

@@ -8,12 +8,18 @@ public final class LineOutput: @unchecked Sendable {
     /// The path as given, or "-" for standard output.
     public let path: String
     private let lock = NSLock()
+    /// The event log this replaces is emptied at the first line, not before: a scan that fails to start (a
+    /// model not installed, a language missing) leaves the previous log as it was.
+    private var emptiesAtFirstLine = false
+    /// This object made the file, so if it never wrote to it, it removes it again.
+    private var madeTheFile = false
 
     /// Opens `path` to write an event log into, with every check that keeps a file from being lost: an
     /// exclusive lock (`flock`) held until this object goes, so that a second scan onto the same log fails
     /// instead of interleaving its lines; and a regular file that already holds something other than an
     /// event log (a video given as `--events` by mistake) is refused unless `replacingAnyFile`. The file is
-    /// emptied only after both checks passed. "-" is standard output; a pipe or device is written as it is.
+    /// emptied only after both checks passed, when the first line is written; one made here and never written
+    /// to is removed when this object goes. "-" is standard output; a pipe or device is written as it is.
     public init(eventLogAt path: String, replacingAnyFile: Bool = false) throws {
         self.path = path
         if path == "-" {
@@ -21,7 +27,11 @@ public final class LineOutput: @unchecked Sendable {
             ownsDescriptor = false
             return
         }
-        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var opened = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        madeTheFile = opened >= 0
+        if opened < 0 && errno == EEXIST {
+            opened = open(path, O_RDWR | O_CLOEXEC)
+        }
         guard opened >= 0 else {
             throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
         }
@@ -37,9 +47,7 @@ public final class LineOutput: @unchecked Sendable {
             throw ScanError.outputFailed(
                 path: path, reason: "it exists and is not an event log; not overwriting it (--force replaces it)")
         }
-        guard ftruncate(opened, 0) == 0 else {
-            throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
-        }
+        emptiesAtFirstLine = status.st_size > 0
     }
 
     /// Whether the file's first bytes are those of a JSON Lines event log (`{"event":...`): one this
@@ -60,6 +68,13 @@ public final class LineOutput: @unchecked Sendable {
     }
 
     deinit {
+        if madeTheFile {
+            // Still locked by this object: no other scan has taken the name over.
+            var status = stat()
+            if fstat(descriptor, &status) == 0 && status.st_size == 0 {
+                unlink(path)
+            }
+        }
         if ownsDescriptor {
             close(descriptor)
         }
@@ -71,6 +86,12 @@ public final class LineOutput: @unchecked Sendable {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         try lock.withLock {
+            if emptiesAtFirstLine {
+                guard ftruncate(descriptor, 0) == 0 else {
+                    throw ScanError.outputFailed(path: path, reason: String(cString: strerror(errno)))
+                }
+                emptiesAtFirstLine = false
+            }
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes {
