@@ -123,7 +123,8 @@ struct ScanOption {
             names: ["--events"], value: "PATH",
             help: ["write the JSON Lines event log to PATH (- for standard", "output)"],
             readme: "write the event log (below) to `PATH`; `-` for standard output. Opened only once the source "
-                + "has opened (a source that fails leaves an earlier log as it was), under an exclusive lock (a "
+                + "has opened and emptied only at its first line (a source that fails to open, or a scan that fails to "
+                + "start, leaves an earlier log as it was), under an exclusive lock (a "
                 + "second scan onto the same log fails with one error line); refused when `PATH` is the source or "
                 + "`--annotate`'s file, or an existing file that is not an event log (`--force` replaces it)"),
         ScanOption(
