@@ -32,6 +32,8 @@ import score_realtime as sr  # noqa: E402
 from score_realtime import st  # noqa: E402
 
 OFFLINE_SCENE = "tracking-mixed"
+# The speed figure's video: one minute at 30 fps (issue 13).
+SPEED_FRAMES = 1800
 LIVE_SCENES = ("tracking-barcodes", "tracking-text", "tracking-mixed")
 UPSCALED = (1920, 1080)
 
@@ -233,7 +235,8 @@ class Offline:
         self.args = args
         self.env = env
         self.livescan = os.path.join(args.bin, "livescan")
-        self.barcode_types = barcode_types(self.livescan)
+        # Every symbology read by default: the barcodes a scan without --types reads.
+        self.barcode_types = "barcodes"
 
     def run_video(self, name: str, video: str, truth_path: str) -> dict:
         args = self.args
@@ -324,6 +327,32 @@ class Offline:
         return video_result
 
 
+def speed_run(args, env: dict, livescan: str, types: str, video: str, frames: int, rounds: int = 3) -> dict:
+    """Issue 13's speed figure: LiveScan barcodes-only against `ffmpeg -threads 1 -f null` (one core decoding) on a
+    1-minute 720p video, so that start-up weighs little. The two alternate `rounds` times and the medians are
+    compared: on a shared 2-core machine one run's wall time swings by 15 %."""
+    work = os.path.join(args.out, "speed")
+    os.makedirs(work, exist_ok=True)
+    decode, barcodes = [], []
+    for round_ in range(rounds):
+        log(f"speed: round {round_ + 1} of {rounds} over {frames} frames")
+        run = measured([args.ffmpeg, "-nostdin", "-v", "error", "-threads", "1", "-i", video, "-map", "0:v:0", "-f",
+                        "null", "-"], os.devnull, os.path.join(work, "decode.err"), env)
+        if run["exit"] != 0:
+            raise BenchError(f"ffmpeg -threads 1 failed on {video}: {tail(os.path.join(work, 'decode.err'))}")
+        decode.append(run["seconds"])
+        events = os.path.join(work, "barcodes.events.jsonl")
+        run = measured([livescan, "scan", video, "--types", types, "--events", events],
+                       os.path.join(work, "barcodes.out"), os.path.join(work, "barcodes.err"), env)
+        if run["exit"] not in (0, 4):
+            raise BenchError(f"livescan failed on {video}: {tail(os.path.join(work, 'barcodes.err'))}")
+        barcodes.append(run["seconds"])
+    middle = lambda values: sorted(values)[len(values) // 2]
+    return {"video": video, "frames": frames, "rounds": rounds, "decode_seconds": decode,
+            "barcodes_seconds": barcodes, "decode_fps": frames / middle(decode),
+            "barcodes_fps": frames / middle(barcodes), "ratio": middle(decode) / middle(barcodes)}
+
+
 def finish(run: dict, frames: int | None, stderr_path: str) -> dict:
     """Adds frames and fps; a failed run gets no fps and a note with its last stderr lines."""
     run["frames"] = frames
@@ -345,19 +374,6 @@ def zxing_payloads(output: bytes) -> set:
         if match:
             found.add(match.group(1))
     return found
-
-
-def barcode_types(livescan: str) -> str:
-    """Every --types value but text, from `livescan scan --help`: barcodes-only."""
-    result = subprocess.run([livescan, "scan", "--help"], stdin=subprocess.DEVNULL, capture_output=True)
-    lines = result.stdout.decode("utf-8", "replace").splitlines()
-    for index, line in enumerate(lines):
-        if line.strip().startswith("--types"):
-            for candidate in lines[index + 1:index + 4]:
-                names = [name.strip() for name in candidate.split(",")]
-                if len(names) > 3 and "text" in names:
-                    return ",".join(name for name in names if name != "text")
-    raise BenchError("cannot find the list of --types in `livescan scan --help`")
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -566,6 +582,9 @@ def main(argv=None) -> int:
         results = {"quick": args.quick, "videos": {}}
         for name, video, truth in (("720p", video_720, truth_720), ("1080p", video_1080, truth_1080)):
             results["videos"][name] = offline.run_video(name, video, truth)
+        speed_frames = 90 if args.quick else SPEED_FRAMES
+        speed_video, _ = videos.render(OFFLINE_SCENE, speed_frames)
+        results["speed"] = speed_run(args, env, offline.livescan, offline.barcode_types, speed_video, speed_frames)
         results["notes"] = [
             f"videos: {OFFLINE_SCENE} ({results['videos']['720p']['frames']} frames, codes and text entering, "
             f"leaving, occluded) rendered at 1280x720 and upscaled to 1920x1080 (H.264); LiveScan at its default "

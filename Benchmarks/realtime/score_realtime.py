@@ -457,10 +457,14 @@ def evaluate_targets(results: dict) -> list:
         targets.append({"target": label, "value": value, "shown": shown,
                         "verdict": "SKIP" if skip else verdict(value, comparison, threshold)})
 
+    speed = results.get("speed")
+    if speed:
+        add(f"{speed['frames']}-frame 720p: LiveScan barcodes-only >= 0.8x `ffmpeg -threads 1` decode-only "
+            f"(medians of {speed['rounds']} alternating runs)", speed["ratio"], ">=", 0.8,
+            f"{st.fmt(speed['ratio'], 2)}x ({st.fmt(speed['barcodes_fps'], 1)} against "
+            f"{st.fmt(speed['decode_fps'], 1)} fps)")
     for name, video in results["videos"].items():
         ratios = video["ratios"]
-        add(f"{name}: LiveScan barcodes-only >= 0.8x decode-only", ratios["barcodes_vs_decode"], ">=", 0.8,
-            f"{st.fmt(ratios['barcodes_vs_decode'], 2)}x")
         add(f"{name}: LiveScan barcodes-only >= 5x zbarimg", ratios["barcodes_vs_zbarimg"], ">=", 5,
             f"{st.fmt(ratios['barcodes_vs_zbarimg'], 2)}x")
         text_fps = fps_of(video, "livescan-text")
@@ -544,6 +548,12 @@ def render(results: dict) -> str:
                    f"/ zbarimg {st.fmt(ratios['barcodes_vs_zbarimg'], 2)}x, "
                    f"/ ZXingReader {st.fmt(ratios['barcodes_vs_zxingreader'], 2)}x; "
                    f"text+barcodes / tesseract {st.fmt(ratios['text_vs_tesseract'], 1)}x")
+    speed = results.get("speed")
+    if speed:
+        out.append(f"speed ({speed['frames']} frames of 720p, {speed['rounds']} alternating runs): LiveScan "
+                   f"barcodes-only {', '.join(st.fmt(x, 2) for x in speed['barcodes_seconds'])} s, `ffmpeg -threads 1 "
+                   f"-f null` {', '.join(st.fmt(x, 2) for x in speed['decode_seconds'])} s: median ratio "
+                   f"{st.fmt(speed['ratio'], 2)}x")
     for note in results.get("notes", []):
         out.append(f"note: {note}")
 
