@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -240,8 +241,10 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
     // exactly without it, 44 with it; a white margin read 42, and a margin around 720p photos lost them precision).
     const int shortSide = std::min(imageWidth, imageHeight);
     const int pad = 2 * shortSide < options->short_side ? shortSide : 0;
-    cv::Mat upright;
-    cv::copyMakeBorder(unpadded, upright, pad, pad, pad, pad, cv::BORDER_REPLICATE);
+    cv::Mat upright = unpadded;  // a header: a photo is not copied
+    if (pad > 0) {
+        cv::copyMakeBorder(unpadded, upright, pad, pad, pad, pad, cv::BORDER_REPLICATE);
+    }
     const int width = upright.cols, height = upright.rows;
     const cv::Size size = inputSize(width, height, options->short_side, options->max_long_side);
     const cv::Mat output = runNetwork(*detector, upright, size);
