@@ -21,18 +21,22 @@ extension CB_Quad {
 }
 
 extension Bounds {
+    /// The quad's mean width (along its top and bottom sides) and mean height.
+    private var meanSides: (width: Double, height: Double) {
+        ((topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2,
+         (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2)
+    }
+
     /// The shorter of the quad's mean width and mean height.
     var shortSide: Double {
-        let width = (topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2
-        let height = (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2
-        return min(width, height)
+        let sides = meanSides
+        return min(sides.width, sides.height)
     }
 
     /// The longer of the quad's mean width and mean height.
     var longSide: Double {
-        let width = (topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2
-        let height = (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2
-        return max(width, height)
+        let sides = meanSides
+        return max(sides.width, sides.height)
     }
 
     /// This quad's corners named so that its top side runs as `other`'s does (of the four namings, the one whose

@@ -107,6 +107,11 @@ public struct Bounds: Hashable, Sendable {
         return area > 0 ? overlapArea(with: other) / area : 0
     }
 
+    /// Whether the bounding boxes share some area (the least that `intersectionOverUnion` or `share` above 0 takes).
+    package func overlaps(_ other: Bounds) -> Bool {
+        overlapArea(with: other) > 0
+    }
+
     private func overlapArea(with other: Bounds) -> Double {
         let a = boundingBox, b = other.boundingBox
         return max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX)) * max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))

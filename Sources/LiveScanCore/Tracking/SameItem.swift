@@ -81,11 +81,8 @@ package struct SameItem: Sendable {
             // Each way below of being the same line needs the boxes near (the gates) or overlapping (same place,
             // a piece): far apart, the readings are not compared (a page's lines are many, and each pair's edit
             // distance was most of its tracking time).
-            let (box, other) = (expected.boundingBox, observation.bounds.boundingBox)
-            let overlapping = box.minX < other.maxX && other.minX < box.maxX && box.minY < other.maxY
-                && other.minY < box.maxY
-            guard overlapping || relative <= configuration.textGate || distance <= configuration.textWidthGate * width
-            else { return nil }
+            guard expected.overlaps(observation.bounds) || relative <= configuration.textGate
+                || distance <= configuration.textWidthGate * width else { return nil }
             let reading = observation.transcript ?? ""
             var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
             if let settled = sighting.settledReading {
