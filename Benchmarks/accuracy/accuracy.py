@@ -522,7 +522,7 @@ def run_realdata_text(args, tools: Tools, log) -> dict | None:
 def run_realdata_crops(args, tools: Tools, log) -> dict | None:
     """The ICDAR 2015 word crops of --realdata (each picture one word): read exactly, case-insensitive, by LiveScan
     (each crop scanned as an image at --quality) and by `tesseract --psm 7` (one line). None when absent."""
-    labels = os.path.join(args.realdata or "", REALDATA_TEXT_SET, "word_crops_labels.json") if args.realdata else ""
+    labels = os.path.join(args.realdata, REALDATA_TEXT_SET, "word_crops_labels.json") if args.realdata else ""
     if not labels or not os.path.isfile(labels) or (args.only and not re.search(args.only, f"realdata/{REALDATA_TEXT_SET}")):
         return None
     with open(labels, encoding="utf-8") as handle:

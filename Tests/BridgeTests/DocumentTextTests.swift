@@ -50,7 +50,7 @@ import LiveScanScenes
     }
 
     /// One frame's readings judged together: a scene's boxes must read confidently and lose their poor words; in a
-    /// document (`documentLineCount` boxes read confidently) every plausible reading is kept whole.
+    /// document (`DetectedLineJudge.documentLineCount` boxes read confidently) every plausible reading is kept whole.
     @Test func aDocumentKeepsItsPoorlyReadWords() {
         func reading(_ words: [(String, Double)], y: Double) -> DetectedLineReading {
             DetectedLineReading(region: Bounds(x: 0, y: y, width: 400, height: 30),
@@ -60,12 +60,12 @@ import LiveScanScenes
         let poorLine = reading([("LOT", 0.4), ("34817", 0.45)], y: 40)
         let garbage = reading([("|", 0.2), ("~", 0.1)], y: 80)
         func lines(_ readings: [DetectedLineReading]) -> [String] {
-            DetectedLineReading.lines(of: readings, minimumConfidence: 0.55, minimumWordConfidence: 0.5)
+            DetectedLineJudge(minimumConfidence: 0.55, minimumWordConfidence: 0.5).lines(of: readings)
                 .compactMap(\.transcript)
         }
         #expect(lines([poorWord, poorLine, garbage]) == ["TOTAL SALES GST"])
         // With the line of a poor word, `documentLineCount` boxes read confidently.
-        let count = DetectedLineReading.documentLineCount - 1
+        let count = DetectedLineJudge.documentLineCount - 1
         let clear = (0..<count).map { reading([("item", 0.9), ("\($0)", 0.9)], y: 120 + 40 * Double($0)) }
         #expect(lines([poorWord, poorLine, garbage] + clear)
             == ["TOTAL SALES INCLUSIVE GST", "LOT 34817"] + (0..<count).map { "item \($0)" })

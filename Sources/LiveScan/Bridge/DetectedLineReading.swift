@@ -34,14 +34,30 @@ struct DetectedLineReading: Equatable {
     /// The share of a detected box's height its line's ink takes (measured on the magazine pages: 0.6 of the box
     /// keeps the line's capitals and stays clear of the next line).
     static let detectedLineShare = 0.6
+}
+
+/// How the readings of one frame are judged, with the recognizer's two confidence floors: the one place that says
+/// what reads confidently and what makes a frame a document.
+struct DetectedLineJudge {
+    var minimumConfidence: Double
+    var minimumWordConfidence: Double
 
     /// Boxes that read confidently, at least, that make a frame a document.
     static let documentLineCount = 12
 
+    /// The reading as a scene's line: nil when it does not read confidently.
+    func sceneLine(_ reading: DetectedLineReading?) -> Observation? {
+        reading?.observation(minimumConfidence: minimumConfidence, minimumWordConfidence: minimumWordConfidence)
+    }
+
+    /// Whether at least `documentLineCount` of the readings read confidently.
+    func isDocument(_ readings: [DetectedLineReading?]) -> Bool {
+        readings.count(where: { sceneLine($0) != nil }) >= Self.documentLineCount
+    }
+
     /// The lines of one frame's readings, judged together. In a scene the detector also fires on textures,
     /// railings and foliage, which Tesseract "reads" with low confidence: a box must read confidently and its
-    /// poor words are left out. In a document (a page, a receipt: at least `documentLineCount` boxes read
-    /// confidently) the detector's boxes are text, and a word read poorly is nearer the truth than none: every
+    /// poor words are left out. In a document (`isDocument`: a page, a receipt) the detector's boxes are text, and a word read poorly is nearer the truth than none: every
     /// plausible reading is kept, all its words.
     ///
     /// Measured on the dev halves, words Tesseract read under 0.5: on the SROIE receipts 141 of 296 are words of
@@ -49,15 +65,10 @@ struct DetectedLineReading: Equatable {
     /// boxes confidently, each scene photo 0 to 10 (all but one at most 6). Keeping every reading of a document
     /// took the receipts' CER from 0.242 to 0.117, and left the scene photos' word recall and precision as they
     /// were.
-    static func lines(of readings: [DetectedLineReading], minimumConfidence: Double, minimumWordConfidence: Double)
-        -> [Observation]
-    {
-        let judged = readings.map {
-            $0.observation(minimumConfidence: minimumConfidence, minimumWordConfidence: minimumWordConfidence)
+    func lines(of readings: [DetectedLineReading?]) -> [Observation] {
+        guard isDocument(readings) else {
+            return readings.compactMap(sceneLine)
         }
-        guard judged.count(where: { $0 != nil }) >= documentLineCount else {
-            return judged.compactMap { $0 }
-        }
-        return readings.compactMap { $0.observation(minimumConfidence: 0, minimumWordConfidence: 0) }
+        return readings.compactMap { $0?.observation(minimumConfidence: 0, minimumWordConfidence: 0) }
     }
 }

@@ -60,43 +60,39 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
         if detector != nil {
             // One box alone is judged as a scene's.
-            return try withEngine { try $0.readBox(in: frame, region: region) }.flatMap {
-                $0.observation(minimumConfidence: options.minimumConfidence,
-                               minimumWordConfidence: options.minimumWordConfidence)
-            }
+            let judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
+                                          minimumWordConfidence: options.minimumWordConfidence)
+            return try judge.sceneLine(withEngine { try $0.readBox(in: frame, region: region) })
         }
         return try withEngine { try $0.readLine(in: frame, region: region) }
     }
 
     /// Reads the regions of one frame; with the learned detector, its boxes' readings are judged together
-    /// (`DetectedLineReading.lines`: a document's are kept whatever their confidence).
+    /// (`DetectedLineJudge.lines`: a document's are kept whatever their confidence).
     public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
         guard detector != nil else {
             return try regions.compactMap { try readLine(in: frame, region: $0) }
         }
-        let readsConfidently = { [options] (reading: DetectedLineReading?) in
-            reading?.observation(minimumConfidence: options.minimumConfidence,
-                                 minimumWordConfidence: options.minimumWordConfidence) != nil
-        }
+        let judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
+                                      minimumWordConfidence: options.minimumWordConfidence)
         let readings = try withEngine { engine in
-            var readings = try regions.map { try engine.readBox(in: frame, region: $0) }
+            let upright = try regions.map { try engine.readBox(in: frame, region: $0) }
+            guard !judge.isDocument(upright) else { return upright }
             // A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as
             // garbage: each crop is read the wrong way round. The longest boxes are read the other way round too;
             // when at least two, and more than before, read confidently so, the whole frame is read that way.
-            if readings.count(where: readsConfidently) < DetectedLineReading.documentLineCount {
-                let sample = regions.indices.sorted { regions[$0].longSide > regions[$1].longSide }
-                    .prefix(Self.turnSample)
-                let turned = try sample.map { try engine.readBox(in: frame, region: regions[$0].cornersNamed(from: 2)) }
-                let (turnedCount, count) = (turned.count(where: readsConfidently),
-                                            sample.count(where: { readsConfidently(readings[$0]) }))
-                if turnedCount >= 2 && turnedCount > count {
-                    readings = try regions.map { try engine.readBox(in: frame, region: $0.cornersNamed(from: 2)) }
-                }
+            let sample = regions.indices.sorted { regions[$0].longSide > regions[$1].longSide }.prefix(Self.turnSample)
+            let turned = try sample.map { try engine.readBox(in: frame, region: regions[$0].cornersNamed(from: 2)) }
+            let turnedCount = turned.count(where: { judge.sceneLine($0) != nil })
+            guard turnedCount >= 2, turnedCount > sample.count(where: { judge.sceneLine(upright[$0]) != nil }) else {
+                return upright
             }
-            return readings.compactMap { $0 }
+            let turnedSample = Dictionary(uniqueKeysWithValues: zip(sample, turned))
+            return try regions.indices.map { index in
+                try turnedSample[index] ?? engine.readBox(in: frame, region: regions[index].cornersNamed(from: 2))
+            }
         }
-        return DetectedLineReading.lines(of: readings, minimumConfidence: options.minimumConfidence,
-                                         minimumWordConfidence: options.minimumWordConfidence)
+        return judge.lines(of: readings)
     }
 
     /// Boxes read both ways round to tell whether a frame is upside down: its longest, which hold the most text.
