@@ -47,6 +47,25 @@ inline cv::Point2d centreOf(const CB_Quad &quad) {
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);
 
+/// A text line cut out of a picture upright, as PaddleOCR cuts its crops (get_rotate_crop_image), for a reader of
+/// single lines (Tesseract, PP-OCR's recogniser).
+struct LineCrop {
+    /// 8-bit BGR, the line reading left to right.
+    cv::Mat pixels;
+    /// Maps a rectangle of `pixels` (left, top, right, bottom) back to a quad in the picture's pixels.
+    CB_Quad toImage(int left, int top, int right, int bottom) const;
+
+    /// From cutting: the perspective from the picture to the crop before any quarter turn, and that turn.
+    cv::Mat toCrop;
+    int cutWidth = 0;
+    bool turned = false;
+};
+/// Cuts the quadrilateral `quad` (corners as CB_Quad orders them: the text's top-left first) out of `image` upright
+/// in colour with cv::warpPerspective (bicubic, edges replicated), its sides the longer of each opposite pair,
+/// scaled so that its short side is `height` pixels (0 = as cut). A quad at least 1.5 times taller than wide is
+/// turned a quarter counter-clockwise, as PaddleOCR turns its crops. Nothing (an empty `pixels`) when a side is
+/// under 2 or over 16384 pixels. Throws std::invalid_argument when a corner is not a finite number.
+LineCrop cutLine(const CB_Image &image, const CB_Quad &quad, double height);
 /// How a picture's stored pixels are turned to be shown upright: an Exif orientation, 1 (as stored) to 8
 /// (Orientation.cpp). Positions are reported in the stored pixels, as barcode readers and labelled sets give them;
 /// text is read on the upright picture, since Tesseract reads only upright lines.

@@ -365,13 +365,48 @@ CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_dete
 void CB_TextDetector_delete(CB_TextDetector *detector);
 /**
  * The text boxes of `image`, looked for on the picture turned upright by its Exif orientation: words and lines at
- * any angle, each an oriented rectangle, in no particular order.
+ * any angle, each an oriented rectangle, in no particular order. A close crop (CB_TextDetector_close_crop_margin)
+ * is looked at with that margin of its own edge pixels; when no box is found in it, the whole picture is its one
+ * box, with score 0.
  * About 320 ms at 960x544 and 640 ms at 1312x736 on one core (OpenCV's dnn uses the threads cv::setNumThreads
  * allows). `*out_count` may be 0. Free the array with CB_TextBoxes_free.
  */
 CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_Image *image,
                                  const CB_TextDetectorOptions *options, CB_TextBox **out_boxes, size_t *out_count);
 void CB_TextBoxes_free(CB_TextBox *boxes);
+/**
+ * The margin CB_TextDetector_detect gives a picture of `width` x `height` pixels: its short side when the picture
+ * is a close crop (that short side is under a quarter of `options->short_side`: a word or a line cut out, its ink
+ * at the edges), else 0.
+ */
+int CB_TextDetector_close_crop_margin(int width, int height, const CB_TextDetectorOptions *options);
+
+/* ---- Scene text recognition: PP-OCRv4's line recogniser through OpenCV dnn --------------------------- */
+
+typedef struct CB_LineReader CB_LineReader;
+
+/**
+ * Loads PP-OCRv4's line recogniser (SVTR-LCNet, CTC; Chinese and Latin script) as `make setup` rewrites it for
+ * OpenCV 4.6: `narrow_model_path` and `wide_model_path`, the same network read at input widths 320 and 640
+ * (models/ppocr-v4-rec-opencv-320.onnx, -640.onnx), and `keys_path`, its character list
+ * (models/ppocr-v4-rec-keys.txt). The files are read now; each network is made the first time a line needs it.
+ * CB_MODEL_MISSING, naming `make setup`, when a file is absent or does not load.
+ */
+CB_Status CB_LineReader_new(const char *narrow_model_path, const char *wide_model_path, const char *keys_path,
+                            CB_LineReader **out_reader);
+void CB_LineReader_delete(CB_LineReader *reader);
+/**
+ * Reads the quadrilateral `quad` (corners as CB_Quad orders them: the text's top-left first) as one line, cut out
+ * upright as CB_OCR_recognize_quad cuts it, scaled to 48 pixels tall and read in the narrower network it fits
+ * (a line more than 640 / 48 times as wide as tall is squeezed to fit). `*out_line` is one CB_TextLine: its words
+ * (split at the spaces the network read), each word's confidence the mean probability of its characters (0..100),
+ * the line's that of all its characters; each word's quad spans the columns the network read it in, the line's
+ * the whole crop. NULL when nothing was read. Free it with CB_TextLines_free(line, 1).
+ * About 100 ms for a line up to 6.7 times as wide as tall, 240 ms for a wider one, on one core. Calls on one
+ * reader from several threads take turns.
+ */
+CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Image *image, const CB_Quad *quad,
+                                  CB_TextLine **out_line);
 
 /* ---- Annotation: items drawn over a frame (cv::polylines, cv::putText) ---------------------- */
 

@@ -54,7 +54,10 @@ import LiveScanScenes
     @Test func aDocumentKeepsItsPoorlyReadWords() {
         func reading(_ words: [(String, Double)], y: Double) -> DetectedLineReading {
             DetectedLineReading(region: Bounds(x: 0, y: y, width: 400, height: 30),
-                                words: words.map { DetectedLineReading.Word(text: $0.0, confidence: $0.1) })
+                                words: words.map {
+                                    DetectedLineReading.Word(text: $0.0, confidence: $0.1,
+                                                             bounds: Bounds(x: 0, y: y, width: 400, height: 30))
+                                })
         }
         let poorWord = reading([("TOTAL", 0.9), ("SALES", 0.9), ("INCLUSIVE", 0.3), ("GST", 0.9)], y: 0)
         let poorLine = reading([("LOT", 0.4), ("34817", 0.45)], y: 40)

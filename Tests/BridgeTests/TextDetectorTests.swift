@@ -178,6 +178,12 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect(CB_TextDetector_detect(handle, image, nil, &boxes, &count) == CB_INVALID_ARGUMENT)
         options = CB_TextDetectorOptions_default()
         #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_OK)
-        #expect(count == 0 && boxes == nil)
+        defer { CB_TextBoxes_free(boxes) }
+        // A blank close crop: DB finds nothing, so the whole picture is its one box, with score 0.
+        try #require(count == 1 && boxes != nil)
+        #expect(Bounds(boxes![0].quad) == Bounds(x: 0, y: 0, width: 64, height: 64))
+        #expect(boxes![0].score == 0)
+        #expect(CB_TextDetector_close_crop_margin(64, 64, &options) == 64)
+        #expect(CB_TextDetector_close_crop_margin(640, 360, &options) == 0)
     }
 }

@@ -22,46 +22,15 @@ public struct TextDetectorOptions: Sendable, Equatable {
     }
 }
 
-/// Where `make setup` puts the detector's model, and how LiveScan finds it.
+/// The detector's model, found as `ModelFiles.locate` says.
 public enum TextDetectorModel {
     /// The file `scripts/fetch-models.sh` writes into `models/`.
     public static let fileName = "ppocr-v4-det-opencv.onnx"
 
-    /// The model's path: `explicitPath` if given; else the first that exists of `$LIVESCAN_MODELS/<fileName>`,
-    /// `models/<fileName>` in the current folder, and `models/<fileName>` beside the running executable or in
-    /// one of its parent folders (a build in `.build/release` finds the checkout's `models/`). Throws
-    /// `ScanError.modelMissing`, naming `make setup`, when none does.
+    /// The model's path: `explicitPath` if given, else `fileName` where `ModelFiles.locate` finds it. Throws
+    /// `ScanError.modelMissing`, naming `make setup`, when it is not installed.
     public static func locate(explicitPath: String? = nil) throws -> String {
-        let files = FileManager.default
-        if let explicitPath {
-            guard files.fileExists(atPath: explicitPath) else {
-                throw ScanError.modelMissing("the text detector model \(explicitPath) is not installed; "
-                    + "run `make setup` to fetch it")
-            }
-            return explicitPath
-        }
-        let candidates = searchedPaths()
-        if let found = candidates.first(where: { files.fileExists(atPath: $0) }) {
-            return found
-        }
-        throw ScanError.modelMissing("the text detector model \(fileName) is not installed (looked for "
-            + "\(candidates.joined(separator: ", "))); run `make setup` in the LiveScan checkout to fetch it")
-    }
-
-    static func searchedPaths() -> [String] {
-        var paths: [String] = []
-        if let folder = ProcessInfo.processInfo.environment["LIVESCAN_MODELS"], !folder.isEmpty {
-            paths.append(URL(fileURLWithPath: folder).appendingPathComponent(fileName).path)
-        }
-        paths.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent("models").appendingPathComponent(fileName).path)
-        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" {
-            paths.append(folder.appendingPathComponent("models").appendingPathComponent(fileName).path)
-            folder.deleteLastPathComponent()
-        }
-        var seen = Set<String>()
-        return paths.filter { seen.insert($0).inserted }
+        try ModelFiles.locate(fileName, describedAs: "the text detector model", explicitPath: explicitPath)
     }
 }
 
@@ -106,12 +75,24 @@ public final class LearnedTextDetector: @unchecked Sendable {
         CB_TextDetector_delete(handle)
     }
 
-    /// The text boxes of `frame`, in no particular order.
-    public func detect(in frame: Frame) throws -> [DetectedText] {
+    /// Whether `frame` is a close crop (`CB_TextDetector_close_crop_margin`): a word or a line cut out around its
+    /// text, whose ink touches its edges. Its boxes are text.
+    public func isCloseCrop(_ frame: Frame) -> Bool {
+        var raw = rawOptions
+        return CB_TextDetector_close_crop_margin(Int32(frame.image.width), Int32(frame.image.height), &raw) > 0
+    }
+
+    private var rawOptions: CB_TextDetectorOptions {
         var raw = CB_TextDetectorOptions_default()
         raw.short_side = Int32(options.shortSide)
         raw.max_long_side = Int32(options.maxLongSide)
         raw.box_threshold = Float(options.boxThreshold)
+        return raw
+    }
+
+    /// The text boxes of `frame`, in no particular order.
+    public func detect(in frame: Frame) throws -> [DetectedText] {
+        var raw = rawOptions
         var boxes: UnsafeMutablePointer<CB_TextBox>?
         var count = 0
         try lock.withLock {

@@ -15,6 +15,7 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     private let poolLock = NSLock()
     private var idleEngines: [TesseractEngine] = []
     private let detector: LearnedTextDetector?
+    private let learnedReader: LearnedLineReader?
 
     /// Loads the languages once to fail early: `ScanError.modelMissing` names a missing traineddata file, or a
     /// detector model that `make setup` has not fetched.
@@ -30,6 +31,8 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         }
         self.options = options
         detector = try options.detector.map { try LearnedTextDetector(options: $0) }
+        learnedReader = options.readsWithLearnedReader
+            ? try LearnedLineReader(folder: options.learnedReader?.modelFolder) : nil
         idleEngines.append(try TesseractEngine(options: options))
         Self.adviseOnOpenMPOnce
     }
@@ -68,31 +71,56 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     }
 
     /// Reads the regions of one frame; with the learned detector, its boxes' readings are judged together
-    /// (`DetectedLineJudge.lines`: a document's are kept whatever their confidence).
+    /// (`DetectedLineJudge.lines`: a document's are kept whatever their confidence), and a scene's boxes are read
+    /// by the learned recogniser too, when there is one.
     public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
-        guard detector != nil else {
+        guard let detector else {
             return try regions.compactMap { try readLine(in: frame, region: $0) }
         }
         let judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
-                                      minimumWordConfidence: options.minimumWordConfidence)
-        let readings = try withEngine { engine in
-            let upright = try regions.map { try engine.readBox(in: frame, region: $0) }
-            guard !judge.isDocument(upright) else { return upright }
-            // A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as
-            // garbage: each crop is read the wrong way round. The longest boxes are read the other way round too;
-            // when at least two, and more than before, read confidently so, the whole frame is read that way.
-            let sample = regions.indices.sorted { regions[$0].longSide > regions[$1].longSide }.prefix(Self.turnSample)
-            let turned = try sample.map { try engine.readBox(in: frame, region: regions[$0].cornersNamed(from: 2)) }
-            let turnedCount = turned.count(where: { judge.sceneLine($0) != nil })
-            guard turnedCount >= 2, turnedCount > sample.count(where: { judge.sceneLine(upright[$0]) != nil }) else {
-                return upright
-            }
-            let turnedSample = Dictionary(uniqueKeysWithValues: zip(sample, turned))
-            return try regions.indices.map { index in
-                try turnedSample[index] ?? engine.readBox(in: frame, region: regions[index].cornersNamed(from: 2))
+                                      minimumWordConfidence: options.minimumWordConfidence,
+                                      isCloseCrop: detector.isCloseCrop(frame))
+        let upright = try withEngine { engine in try regions.map { try engine.readBox(in: frame, region: $0) } }
+        if judge.isDocument(upright) {
+            return judge.lines(of: upright)
+        }
+        var (readings, asRead) = try withEngine { try turnedIfUpsideDown(upright, regions: regions, in: frame, judge: judge, $0) }
+        if judge.isDocument(readings) {
+            return judge.lines(of: readings)
+        }
+        if let learnedReader {
+            for index in readings.indices {
+                // Along the line as Tesseract read it, when it read a word there.
+                let region = readings[index]?.region ?? asRead[index]
+                let learned = try learnedReader.read(in: frame, region: region)
+                if readings[index] == nil && learned.words.isEmpty { continue }
+                readings[index] = readings[index] ?? DetectedLineReading(region: region, words: [])
+                readings[index]?.learned = learned
             }
         }
-        return judge.lines(of: readings)
+        return readings.compactMap(judge.sceneLine)
+    }
+
+    /// A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as garbage:
+    /// each crop is read the wrong way round. The longest boxes are read the other way round too; when at least
+    /// two, and more than before, read confidently so, the whole frame is read that way. The readings, and the
+    /// regions with their corners named as they were read.
+    private func turnedIfUpsideDown(_ upright: [DetectedLineReading?], regions: [Bounds], in frame: Frame,
+                                    judge: DetectedLineJudge, _ engine: TesseractEngine) throws
+        -> ([DetectedLineReading?], [Bounds])
+    {
+        let sample = regions.indices.sorted { regions[$0].longSide > regions[$1].longSide }.prefix(Self.turnSample)
+        let turned = try sample.map { try engine.readBox(in: frame, region: regions[$0].cornersNamed(from: 2)) }
+        let turnedCount = turned.count(where: { judge.sceneLine($0) != nil })
+        guard turnedCount >= 2, turnedCount > sample.count(where: { judge.sceneLine(upright[$0]) != nil }) else {
+            return (upright, regions)
+        }
+        let turnedSample = Dictionary(uniqueKeysWithValues: zip(sample, turned))
+        let turnedRegions = regions.map { $0.cornersNamed(from: 2) }
+        let readings = try regions.indices.map { index in
+            try turnedSample[index] ?? engine.readBox(in: frame, region: turnedRegions[index])
+        }
+        return (readings, turnedRegions)
     }
 
     /// Boxes read both ways round to tell whether a frame is upside down: its longest, which hold the most text.
@@ -195,7 +223,8 @@ final class TesseractEngine {
         let best = (0..<count).map { lines[$0] }.max { $0.confidence < $1.confidence }!
         let words = (0..<best.word_count).map { index in
             DetectedLineReading.Word(text: String(cString: best.words[index].text),
-                                     confidence: Double(best.words[index].confidence) / 100)
+                                     confidence: Double(best.words[index].confidence) / 100,
+                                     bounds: Bounds(best.words[index].quad))
         }
         // The detector names a box's corners by where they lie (PaddleOCR's order); Tesseract's line box, mapped
         // back from the crop as it was read (turned a quarter when the box is tall), runs the way the line reads.

@@ -53,10 +53,16 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     /// With `detector`: words read with a lower confidence (0...1) are left out of a box's transcript (default
     /// 0.5; Benchmarks/text-detector-study.md). `minimumConfidence` still applies to the box's mean.
     public var minimumWordConfidence: Double
+    /// With `detector`: the boxes of a scene (not of a page or a receipt) are read by the learned line recogniser
+    /// too (`LearnedLineReader`), and a box's words are those both readers read or one is sure of
+    /// (`DetectedLineJudge`). Only when every language is one it reads (`LearnedLineReader.languages`); text in
+    /// any other is Tesseract's alone. Nil (default) is Tesseract alone.
+    public var learnedReader: LearnedReaderOptions?
 
     public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,
                 minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10,
-                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5) {
+                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5,
+                learnedReader: LearnedReaderOptions? = nil) {
         self.languages = languages
         self.tessdataPath = tessdataPath
         self.cropHeight = cropHeight
@@ -65,5 +71,22 @@ public struct TextRecognizerOptions: Sendable, Equatable {
         self.minimumTextHeight = minimumTextHeight
         self.detector = detector
         self.minimumWordConfidence = minimumWordConfidence
+        self.learnedReader = learnedReader
+    }
+
+    /// Whether the learned line recogniser reads beside Tesseract: `learnedReader` is set, lines are found by the
+    /// learned detector, and every language is one it reads.
+    public var readsWithLearnedReader: Bool {
+        learnedReader != nil && detector != nil && Set(languages).isSubset(of: LearnedLineReader.languages)
+    }
+}
+
+/// Where the learned line recogniser's files are.
+public struct LearnedReaderOptions: Sendable, Equatable {
+    /// The folder holding `LineRecognizerModel`'s files; nil = where `ModelFiles.locate` finds them.
+    public var modelFolder: String?
+
+    public init(modelFolder: String? = nil) {
+        self.modelFolder = modelFolder
     }
 }

@@ -1,0 +1,215 @@
+#include "Internal.hpp"
+
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+// PP-OCRv4's line recogniser (SVTR-LCNet with a CTC head), run by OpenCV 4.6's dnn, as rapidocr-onnxruntime 1.4.4
+// runs it: a line scaled to 48 pixels tall, padded on the right to the network's width, gives one distribution
+// over the characters for every 8 pixels across; the most probable character of each step, repeats merged and
+// blanks dropped, is the transcript (CTC greedy decoding). Benchmarks/text-detector-study.md measured it against
+// Tesseract on ICDAR 2015's crops (90 of 149 read exactly, Tesseract 48).
+
+namespace {
+
+/// The network's input: 48 pixels tall, at one of two widths (scripts/ppocr-for-opencv.py writes one file per
+/// width, since OpenCV 4.6 fixes a network's shapes when it reads it).
+constexpr int inputHeight = 48;
+constexpr std::array<int, 2> inputWidths = {320, 640};
+
+/// A word of the decoded line: its characters, the sum of their probabilities, and the steps it spans.
+struct DecodedWord {
+    std::string text;
+    double probabilities;
+    int characters;
+    int firstStep, lastStep;
+};
+
+/// The network's horizontal stride: one output step for every 8 input columns.
+constexpr int stepWidth = 8;
+
+bool readFile(const char *path, std::vector<uchar> *bytes) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        return false;
+    }
+    bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    return !bytes->empty();
+}
+
+}  // namespace
+
+struct CB_LineReader {
+    /// Each width's ONNX file, read once, and its network once made.
+    std::array<std::vector<uchar>, 2> models;
+    std::array<cv::dnn::Net, 2> nets;
+    /// Output i (1...N) is characters[i - 1]; 0 is the blank, N + 1 the space.
+    std::vector<std::string> characters;
+    std::mutex lock;
+
+    cv::dnn::Net &netFor(size_t width) {
+        if (nets[width].empty()) {
+            nets[width] = cv::dnn::readNetFromONNX(models[width]);
+            nets[width].setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            nets[width].setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        }
+        return nets[width];
+    }
+
+    /// The network's output (steps x classes) decoded: each step's most probable class, repeats merged and blanks
+    /// dropped (CTC greedy decoding), split into words at spaces.
+    std::vector<DecodedWord> decode(const cv::Mat &output) const {
+        const int steps = output.size[1], classes = output.size[2];
+        std::vector<DecodedWord> words;
+        bool inWord = false;
+        int previous = -1;
+        for (int step = 0; step < steps; ++step) {
+            const float *row = output.ptr<float>(0, step);
+            const int best = int(std::max_element(row, row + classes) - row);
+            const bool repeated = best == previous;
+            previous = best;
+            if (best == 0 || repeated) {
+                if (repeated && inWord) words.back().lastStep = step;
+                continue;
+            }
+            if (best > int(characters.size())) {  // the space
+                inWord = false;
+                continue;
+            }
+            if (!inWord) {
+                words.push_back(DecodedWord{"", 0, 0, step, step});
+                inWord = true;
+            }
+            DecodedWord &word = words.back();
+            word.text += characters[best - 1];
+            word.probabilities += row[best];
+            word.characters += 1;
+            word.lastStep = step;
+        }
+        return words;
+    }
+};
+
+extern "C" CB_Status CB_LineReader_new(const char *narrow_model_path, const char *wide_model_path,
+                                       const char *keys_path, CB_LineReader **out_reader) {
+    CB_TRY
+    CB_REQUIRE(narrow_model_path != nullptr && wide_model_path != nullptr && keys_path != nullptr &&
+                   out_reader != nullptr,
+               "CB_LineReader_new: NULL argument");
+    *out_reader = nullptr;
+    auto reader = std::make_unique<CB_LineReader>();
+    const std::array<const char *, 2> paths = {narrow_model_path, wide_model_path};
+    for (size_t width = 0; width < paths.size(); ++width) {
+        if (!readFile(paths[width], &reader->models[width])) {
+            return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + paths[width] +
+                                                       " is not installed or is empty; run `make setup` to fetch it");
+        }
+    }
+    std::ifstream keys(keys_path);
+    for (std::string line; std::getline(keys, line);) {
+        reader->characters.push_back(line);
+    }
+    if (reader->characters.empty()) {
+        return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser's character list ") + keys_path +
+                                                   " is not installed or is empty; run `make setup` to fetch it");
+    }
+    try {
+        // Made now, so that a file that does not load fails here, once, and not at the first line.
+        reader->netFor(0);
+    } catch (const cv::Exception &error) {
+        return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + narrow_model_path +
+                                                   " could not be loaded (run `make setup` again): " + error.what());
+    }
+    *out_reader = reader.release();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_LineReader_delete(CB_LineReader *reader) { delete reader; }
+
+extern "C" CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Image *image, const CB_Quad *quad,
+                                             CB_TextLine **out_line) {
+    CB_TRY
+    CB_REQUIRE(reader != nullptr && image != nullptr && quad != nullptr && out_line != nullptr,
+               "CB_LineReader_read_quad: NULL argument");
+    *out_line = nullptr;
+    for (int corner = 0; corner < 4; ++corner) {
+        CB_REQUIRE(std::isfinite(quad->x[corner]) && std::isfinite(quad->y[corner]),
+                   "CB_LineReader_read_quad: a corner is not a finite number");
+    }
+    const cbridge::LineCrop crop = cbridge::cutLine(*image, *quad, 0);
+    if (crop.pixels.empty()) {
+        return CB_OK;
+    }
+    // rapidocr's resize_norm_img: 48 pixels tall, as wide as the aspect gives (rounded up), at most the network's
+    // width; then (x / 255 - 0.5) / 0.5, and zeros (mid grey) to the right. In BGR, as PaddleOCR trains.
+    const double aspect = double(crop.pixels.cols) / crop.pixels.rows;
+    const int wanted = int(std::ceil(inputHeight * aspect));
+    const size_t width = wanted <= inputWidths[0] ? 0 : 1;
+    const int lineWidth = std::clamp(wanted, 1, inputWidths[width]);
+    cv::Mat line;
+    cv::resize(crop.pixels, line, cv::Size(lineWidth, inputHeight), 0, 0, cv::INTER_LINEAR);
+    cv::Mat padded = cv::Mat::zeros(inputHeight, inputWidths[width], CV_32FC3);
+    line.convertTo(padded(cv::Rect(0, 0, lineWidth, inputHeight)), CV_32FC3, 2.0 / 255, -1.0);
+    const cv::Mat blob = cv::dnn::blobFromImage(padded);
+    std::vector<DecodedWord> words;
+    {
+        std::lock_guard<std::mutex> guard(reader->lock);
+        cv::dnn::Net &net = reader->netFor(width);
+        net.setInput(blob);
+        const cv::Mat output = net.forward();
+        CB_REQUIRE(output.dims == 3 && output.size[0] == 1 && output.size[2] == int(reader->characters.size()) + 2,
+                   "CB_LineReader_read_quad: the model's output does not match its character list");
+        words = reader->decode(output);
+    }
+    if (words.empty()) {
+        return CB_OK;
+    }
+    // A word spans the columns of its steps, mapped back from the network's input to the crop and the picture.
+    const double toCrop = double(crop.pixels.cols) / lineWidth;
+    const auto wordQuad = [&](const DecodedWord &word) {
+        const int left = int(std::floor(word.firstStep * stepWidth * toCrop));
+        const int right = std::min(crop.pixels.cols, int(std::ceil((word.lastStep + 1) * stepWidth * toCrop)));
+        return crop.toImage(left, 0, right, crop.pixels.rows);
+    };
+    // Zeroed, so that CB_TextLines_free can free it however far it was filled when an allocation fails.
+    std::unique_ptr<CB_TextLine, void (*)(CB_TextLine *)> result(static_cast<CB_TextLine *>(
+                                                                     std::calloc(1, sizeof(CB_TextLine))),
+                                                                 [](CB_TextLine *line) { CB_TextLines_free(line, 1); });
+    if (!result) {
+        throw std::bad_alloc();
+    }
+    auto *resultWords = static_cast<CB_TextWord *>(std::calloc(words.size(), sizeof(CB_TextWord)));
+    if (resultWords == nullptr) {
+        throw std::bad_alloc();
+    }
+    result->words = resultWords;
+    result->word_count = words.size();
+    std::string text;
+    double probabilities = 0;
+    int characters = 0;
+    for (size_t index = 0; index < words.size(); ++index) {
+        resultWords[index].text = cbridge::copyString(words[index].text);
+        resultWords[index].confidence = float(100 * words[index].probabilities / words[index].characters);
+        resultWords[index].quad = wordQuad(words[index]);
+        text += (index > 0 ? " " : "") + words[index].text;
+        probabilities += words[index].probabilities;
+        characters += words[index].characters;
+    }
+    result->text = cbridge::copyString(text);
+    result->confidence = float(100 * probabilities / characters);
+    result->quad = crop.toImage(0, 0, crop.pixels.cols, crop.pixels.rows);
+    *out_line = result.release();
+    return CB_OK;
+    CB_CATCH
+}

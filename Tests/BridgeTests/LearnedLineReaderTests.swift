@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+internal import CBridge
+@testable import LiveScan
+import LiveScanScenes
+
+/// The learned line recogniser the tests share (models/ppocr-v4-rec-opencv-*.onnx, fetched by `make setup`).
+let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLineReader() }
+
+@Suite struct LearnedLineReaderTests {
+    /// A rendered word, turned, found by the detector and read from its box rectified upright (a word turned a
+    /// quarter clockwise reads downwards: its box is turned back before it is read). Words only: the recogniser's
+    /// spaces are unsure (it read "HarbourNotes" at -40 degrees), which is why its words are voted on with
+    /// Tesseract's (`AgreedWordsTests`).
+    @Test(arguments: [0.0, 25.0, -40.0, 90.0])
+    func aDetectedWordIsReadRectified(degrees: Double) throws {
+        let detector = try sharedTextDetector.get()
+        let reader = try sharedLineReader.get()
+        let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: degrees)
+        let boxes = try detector.detect(in: frame)
+        try #require(boxes.count == 1, "\(boxes)")
+        let read = try reader.read(in: frame, region: boxes[0].bounds)
+        #expect(read.text == "Harbour")
+        #expect(read.words.allSatisfy { $0.confidence > 0.9 }, "\(read)")
+    }
+
+    /// Through the C API: a word's quad spans the columns it was read in, which lie on its ink, and the line's quad
+    /// is the whole box. To within two steps of the network (8 of its pixels each): CTC emits each character at
+    /// one step somewhere on its letter.
+    @Test func aWordsQuadLiesOnItsInk() throws {
+        let detector = try sharedTextDetector.get()
+        _ = try sharedLineReader.get()
+        let (frame, ink) = try turnedLine("Harbour", pixelHeight: 30, degrees: 0)
+        let box = try #require(try detector.detect(in: frame).first)
+        var handle: OpaquePointer?
+        let paths = try [LineRecognizerModel.narrowFileName, LineRecognizerModel.wideFileName,
+                         LineRecognizerModel.keysFileName].map {
+            try ModelFiles.locate($0, describedAs: "the text recogniser model")
+        }
+        #expect(CB_LineReader_new(paths[0], paths[1], paths[2], &handle) == CB_OK)
+        defer { CB_LineReader_delete(handle) }
+        var quad = CB_Quad(box.bounds)
+        var line: UnsafeMutablePointer<CB_TextLine>?
+        try frame.withBridgeImage { pixels in
+            #expect(CB_LineReader_read_quad(handle, pixels, &quad, &line) == CB_OK)
+        }
+        defer { CB_TextLines_free(line, 1) }
+        let read = try #require(line).pointee
+        #expect(String(cString: read.text) == "Harbour")
+        try #require(read.word_count == 1)
+        let word = Bounds(read.words[0].quad).boundingBox, inkBox = ink.boundingBox
+        // One step of the network in the frame's pixels: the box is scaled to 48 pixels tall.
+        let step = 8 * (box.bounds.boundingBox.maxY - box.bounds.boundingBox.minY) / 48
+        #expect(abs(word.minX - inkBox.minX) <= 2 * step && abs(word.maxX - inkBox.maxX) <= 2 * step,
+                "\(word) \(inkBox)")
+        #expect(Bounds(read.quad).boundingBox == box.bounds.boundingBox)
+    }
+
+    @Test func missingModelNamesMakeSetup() {
+        let folder = "/nonexistent/livescan-models"
+        #expect {
+            _ = try LearnedLineReader(folder: folder)
+        } throws: { error in
+            guard case let ScanError.modelMissing(message) = error else { return false }
+            return message.contains(folder) && message.contains("make setup")
+        }
+        var handle: OpaquePointer?
+        let missing = "\(folder)/\(LineRecognizerModel.narrowFileName)"
+        #expect(CB_LineReader_new(missing, missing, missing, &handle) == CB_MODEL_MISSING)
+        #expect(handle == nil)
+        #expect(String(cString: CB_last_error()).contains("make setup"))
+    }
+
+    /// A file that is no model, or an empty character list, fails as a missing model, never as a crash.
+    @Test func corruptModelIsReportedNotThrownThrough() throws {
+        let notAModel = FileManager.default.temporaryDirectory
+            .appendingPathComponent("livescan-not-a-recogniser-\(getpid()).onnx")
+        try Data("not an ONNX file".utf8).write(to: notAModel)
+        defer { try? FileManager.default.removeItem(at: notAModel) }
+        let keys = try ModelFiles.locate(LineRecognizerModel.keysFileName, describedAs: "the character list")
+        var handle: OpaquePointer?
+        #expect(CB_LineReader_new(notAModel.path, notAModel.path, keys, &handle) == CB_MODEL_MISSING)
+        #expect(handle == nil)
+        #expect(String(cString: CB_last_error()).contains("make setup"))
+        let model = try ModelFiles.locate(LineRecognizerModel.narrowFileName, describedAs: "the model")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-no-keys-\(getpid()).txt")
+        try Data().write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(CB_LineReader_new(model, model, empty.path, &handle) == CB_MODEL_MISSING)
+        #expect(handle == nil)
+    }
+
+    /// The learned recogniser reads only English's script here; any other language leaves text to Tesseract.
+    @Test func aLanguageItDoesNotReadFallsBackToTesseract() {
+        let still = QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true)
+        #expect(still.readsWithLearnedReader)
+        #expect(!QualityLevel.balanced.textOptions(languages: ["eng", "deu"], stillImages: true).readsWithLearnedReader)
+        #expect(!QualityLevel.balanced.textOptions(languages: ["eng"]).readsWithLearnedReader)
+        #expect(!QualityLevel.fast.textOptions(languages: ["eng"], stillImages: true).readsWithLearnedReader)
+        var noDetector = still
+        noDetector.detector = nil
+        #expect(!noDetector.readsWithLearnedReader)
+    }
+}
+
+/// How the two readers' words of a scene's box are voted on (`DetectedLineReading.agreedWords`).
+@Suite struct AgreedWordsTests {
+    let judge = DetectedLineJudge(minimumConfidence: 0.55, minimumWordConfidence: 0.5)
+    let box = Bounds(x: 0, y: 10, width: 300, height: 40)
+
+    /// A word read between columns `from` and `to` of the box.
+    typealias Read = (text: String, confidence: Double, from: Double, to: Double)
+
+    func reading(tesseract: [Read], learned: [Read]) -> DetectedLineReading {
+        func bounds(_ read: Read) -> Bounds { Bounds(x: read.from, y: 15, width: read.to - read.from, height: 30) }
+        return DetectedLineReading(
+            region: box,
+            words: tesseract.map { .init(text: $0.text, confidence: $0.confidence, bounds: bounds($0)) },
+            learned: LearnedReading(words: learned.map {
+                .init(text: $0.text, confidence: $0.confidence, bounds: bounds($0))
+            }))
+    }
+
+    @Test func aWordBothReadIsKeptInTheLearnedSpelling() {
+        let line = judge.sceneLine(reading(tesseract: [("Soup.", 0.6, 10, 60)], learned: [("Soup", 0.7, 12, 58)]))
+        #expect(line?.transcript == "Soup")
+    }
+
+    @Test func wordsRunTogetherTakeTesseractsSpacing() {
+        let line = judge.sceneLine(reading(tesseract: [("FOR", 0.6, 10, 50), ("LIFE", 0.7, 60, 110)],
+                                           learned: [("FORLIFE", 0.8, 8, 112)]))
+        #expect(line?.transcript == "FOR LIFE")
+    }
+
+    @Test func aWordOnlyOneReaderSawNeedsThatReaderToBeSure() {
+        #expect(judge.sceneLine(reading(tesseract: [], learned: [("CAFE", 0.99, 10, 90)]))?.transcript == "CAFE")
+        #expect(judge.sceneLine(reading(tesseract: [], learned: [("CAFE", 0.8, 10, 90)])) == nil)
+        // In line order, beside a word both read.
+        let line = judge.sceneLine(reading(tesseract: [("GRAND", 0.7, 10, 80), ("OPENING", 0.95, 90, 200)],
+                                           learned: [("GRAND", 0.6, 10, 80)]))
+        #expect(line?.transcript == "GRAND OPENING")
+    }
+
+    @Test func whereTheReadersDifferTheSurerOfThoseSureAloneIsKept() {
+        // Neither sure alone: a railing "read" two ways.
+        #expect(judge.sceneLine(reading(tesseract: [("llll", 0.8, 10, 90)], learned: [("IIII", 0.85, 10, 90)])) == nil)
+        // Tesseract is sure enough alone, the learned recogniser not quite.
+        let differing = reading(tesseract: [("tile", 0.92, 10, 60)], learned: [("file", 0.929, 10, 60)])
+        #expect(judge.sceneLine(differing)?.transcript == "tile")
+        // In a close crop the box is text: the surer reading is kept however sure.
+        var closeCrop = judge
+        closeCrop.isCloseCrop = true
+        #expect(closeCrop.sceneLine(differing)?.transcript == "file")
+        #expect(closeCrop.sceneLine(reading(tesseract: [("llll", 0.8, 10, 90)], learned: [("IIII", 0.85, 10, 90)]))?
+            .transcript == "IIII")
+    }
+
+    @Test func anEmptyLearnedReadingLeavesOnlyWhatTesseractIsSureOf() {
+        #expect(judge.sceneLine(reading(tesseract: [("OWS", 0.75, 10, 60)], learned: [])) == nil)
+        // Without the learned reader, the same Tesseract word passes the scene's bars.
+        let alone = DetectedLineReading(region: box, words: [.init(text: "OWS", confidence: 0.75, bounds: box)])
+        #expect(judge.sceneLine(alone)?.transcript == "OWS")
+    }
+}
