@@ -22,20 +22,15 @@
 struct CB_TextDetector {
     /// The ONNX file's bytes, read once.
     std::vector<uchar> model;
-    cv::dnn::Net net;
-    /// The input size `net` has run at; (0, 0) before its first run.
-    cv::Size inputSize;
 
-    /// A network from `model` that runs at `size`. OpenCV 4.6's dnn keeps the output sizes of the model's Resize
-    /// layers from a network's first run: run again at another input size, it returned a wrong probability map
-    /// (largest difference 1.0 against a fresh network). A fresh network costs 25 ms of the 300-650 ms a run takes.
-    cv::dnn::Net &netFor(cv::Size size) {
-        if (net.empty() || size != inputSize) {
-            net = cv::dnn::readNetFromONNX(model);
-            net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-            net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-            inputSize = size;
-        }
+    /// A network from `model`, made for each image (25 ms of the 300-650 ms a run takes). OpenCV 4.6's dnn keeps
+    /// the output sizes of the model's Resize layers from a network's first run: run again at another input size,
+    /// it returned a wrong probability map (largest difference 1.0 against a fresh network). And a network's
+    /// buffers take 277 MB at 1312 x 736: made for each image, they are freed before the image's lines are read.
+    cv::dnn::Net network() const {
+        cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
+        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         return net;
     }
 };
@@ -96,13 +91,13 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
 }
 
 /// The network's output for the upright picture `upright` read at `size`: its text probability map, as a blob.
-cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size) {
+cv::Mat runNetwork(const CB_TextDetector &detector, const cv::Mat &upright, cv::Size size) {
     // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
     const cv::Mat blob =
         cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5), false, false);
-    cv::dnn::Net &net = detector.netFor(size);
+    cv::dnn::Net net = detector.network();
     net.setInput(blob);
-    return net.forward();
+    return net.forward();  // its own buffer, which outlives the network's
 }
 
 /// The outlines of the regions whose probability is above `threshold`, as PaddleOCR finds them.
@@ -195,7 +190,7 @@ extern "C" CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector
     // Loaded once here, so that a file that is no model fails now, not at the first image.
     bool loaded = false;
     try {
-        loaded = !file.bad() && !detector->netFor(cv::Size(0, 0)).empty();
+        loaded = !file.bad() && !detector->network().empty();
     } catch (const cv::Exception &error) {
         return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
                                                    " could not be loaded (run `make setup` again): " + error.what());
