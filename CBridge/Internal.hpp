@@ -62,10 +62,11 @@ struct LineCrop {
 };
 /// Cuts the quadrilateral `quad` (corners as CB_Quad orders them: the text's top-left first) out of `image` upright
 /// in colour with cv::warpPerspective (bicubic, edges replicated), its sides the longer of each opposite pair,
-/// scaled so that its short side is `height` pixels (0 = as cut). A quad at least 1.5 times taller than wide is
-/// turned a quarter counter-clockwise, as PaddleOCR turns its crops. Nothing (an empty `pixels`) when a side is
-/// under 2 or over 16384 pixels. Throws std::invalid_argument when a corner is not a finite number.
-LineCrop cutLine(const CB_Image &image, const CB_Quad &quad, double height);
+/// scaled so that its short side is `height` pixels (0 = as cut, but at most `mostHeight` when that is not 0). A
+/// quad at least 1.5 times taller than wide is turned a quarter counter-clockwise, as PaddleOCR turns its crops.
+/// Nothing (an empty `pixels`) when a side is under 2 or over 16384 pixels. Throws std::invalid_argument when a
+/// corner is not a finite number.
+LineCrop cutLine(const CB_Image &image, const CB_Quad &quad, double height, double mostHeight = 0);
 /// How a picture's stored pixels are turned to be shown upright: an Exif orientation, 1 (as stored) to 8
 /// (Orientation.cpp). Positions are reported in the stored pixels, as barcode readers and labelled sets give them;
 /// text is read on the upright picture, since Tesseract reads only upright lines.

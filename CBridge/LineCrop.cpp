@@ -9,7 +9,7 @@
 
 namespace cbridge {
 
-LineCrop cutLine(const CB_Image &image, const CB_Quad &quad, double height) {
+LineCrop cutLine(const CB_Image &image, const CB_Quad &quad, double height, double mostHeight) {
     std::array<cv::Point2f, 4> corners;
     for (int corner = 0; corner < 4; ++corner) {
         if (!std::isfinite(quad.x[corner]) || !std::isfinite(quad.y[corner])) {
@@ -25,7 +25,10 @@ LineCrop cutLine(const CB_Image &image, const CB_Quad &quad, double height) {
     if (width < 2 || tall < 2 || width > 16384 || tall > 16384) {
         return crop;
     }
-    const double scale = height > 0 ? height / std::min(width, tall) : 1.0;
+    const double shortSide = std::min(width, tall);
+    const double scale = height > 0                                 ? height / shortSide
+                         : mostHeight > 0 && shortSide > mostHeight ? mostHeight / shortSide
+                                                                    : 1.0;
     const int cropWidth = std::max(2, int(std::lround(width * scale)));
     const int cropHeight = std::max(2, int(std::lround(tall * scale)));
     const std::array<cv::Point2f, 4> upright = {cv::Point2f(0, 0), cv::Point2f(float(cropWidth), 0),

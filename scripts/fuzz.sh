@@ -5,7 +5,7 @@
 #
 # Targets (sources in Fuzz/):
 #   fuzz_image_decode  corrupt and random image files -> CB_Image_open -> barcodes, text regions, QR, ...
-#   fuzz_raw_frame     any width/height/channels/stride -> CB_Image_new -> barcodes, regions, annotation, OCR
+#   fuzz_raw_frame     any width/height/channels/stride -> CB_Image_new -> barcodes, regions, annotation, OCR, line reader
 #   fuzz_event_log     any bytes -> EventLogReader(data:) -> EventLogReport -> the `livescan report` renderers
 # The C++ targets are built with Debian's clang (libFuzzer + ASan + UBSan), straight from CBridge/*.cpp and
 # not through SwiftPM; the Swift target with the toolchain's swiftc -sanitize=fuzzer,address.
