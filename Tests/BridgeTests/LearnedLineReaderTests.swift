@@ -147,9 +147,9 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         // Tesseract is sure enough alone, the learned recogniser not quite.
         let differing = reading(tesseract: [("tile", 0.92, 10, 60)], learned: [("file", 0.929, 10, 60)])
         #expect(judge.sceneLine(differing)?.transcript == "tile")
-        // In a close crop the box is text: the surer reading is kept however sure.
+        // In a close crop or a document the box is text: the surer reading is kept however sure.
         var closeCrop = judge
-        closeCrop.isCloseCrop = true
+        closeCrop.boxesHoldText = true
         #expect(closeCrop.sceneLine(differing)?.transcript == "file")
         #expect(closeCrop.sceneLine(reading(tesseract: [("llll", 0.8, 10, 90)], learned: [("IIII", 0.85, 10, 90)]))?
             .transcript == "IIII")

@@ -45,15 +45,15 @@ struct DetectedLineReading: Equatable {
         return .text(transcript, confidence: confidence, bounds: region.narrowedAcross(to: Self.detectedLineShare))
     }
 
-    /// The words two readers of a scene's box agree on, in line order. The learned recogniser reads more scene
+    /// The words the two readers of a box agree on, in line order. The learned recogniser reads more scene
     /// words right than Tesseract (90 of ICDAR 2015's 149 dev crops against 48), but it reads something into every
     /// box, railings and foliage too. The two readers' words are matched by where they lie along the line
     /// (`VotingGroup`): where both read a word, both saw text there; where they read the same letters, those are
     /// kept, with Tesseract's spacing when the learned recogniser ran words together (trained on Chinese and Latin
     /// script, it often does: `FORLIFEST`). Where they differ, the surer of the readings that are sure alone is
     /// kept (`learnedSureConfidence`, `tesseractSureConfidence`), and a word only one reader saw when that reader
-    /// is sure of it alone. Only where the box is known to hold text (`holdsText`) is the surer reading kept
-    /// however sure: both readers seeing different text is then no sign of a texture.
+    /// is sure of it alone. Only where the box is known to hold text (`holdsText`: a close crop's, a document's) is
+    /// the surer reading kept however sure: both readers seeing different text is then no sign of a texture.
     ///
     /// Measured on ICDAR 2015's dev half, word recall / precision of the 48 photos, exact reads of the 149 crops:
     /// the surer reading however sure 0.563 / 0.631, 99; the surer of those sure alone 0.515 / 0.836, 88.
@@ -109,8 +109,9 @@ struct DetectedLineReading: Equatable {
 struct DetectedLineJudge {
     var minimumConfidence: Double
     var minimumWordConfidence: Double
-    /// The frame is a close crop (`LearnedTextDetector.isCloseCrop`): a picture cut out around its text.
-    var isCloseCrop = false
+    /// The frame's boxes are known to hold text: it is a close crop (`LearnedTextDetector.isCloseCrop`: a picture
+    /// cut out around its text) or a document.
+    var boxesHoldText = false
 
     /// Boxes that read confidently, at least, that make a frame a document.
     static let documentLineCount = 12
@@ -118,7 +119,7 @@ struct DetectedLineJudge {
     /// The reading as a scene's line: nil when it does not read confidently.
     func sceneLine(_ reading: DetectedLineReading?) -> Observation? {
         reading?.observation(minimumConfidence: minimumConfidence, minimumWordConfidence: minimumWordConfidence,
-                             holdsText: isCloseCrop)
+                             holdsText: boxesHoldText)
     }
 
     /// Whether at least `documentLineCount` of the readings read confidently.
@@ -126,7 +127,7 @@ struct DetectedLineJudge {
         readings.count(where: { sceneLine($0) != nil }) >= Self.documentLineCount
     }
 
-    /// The lines of one frame's readings, judged together. In a scene the detector also fires on textures,
+    /// The lines of one frame's readings by Tesseract alone, judged together. In a scene the detector also fires on textures,
     /// railings and foliage, which Tesseract "reads" with low confidence: a box must read confidently and its
     /// poor words are left out. In a document (`isDocument`: a page, a receipt) the detector's boxes are text, and a word read poorly is nearer the truth than none: every
     /// plausible reading is kept, all its words.

@@ -71,33 +71,36 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     }
 
     /// Reads the regions of one frame; with the learned detector, its boxes' readings are judged together
-    /// (`DetectedLineJudge.lines`: a document's are kept whatever their confidence), and a scene's boxes are read
-    /// by the learned recogniser too, when there is one.
+    /// (`DetectedLineJudge`: a document's are kept whatever their confidence), and with the learned recogniser
+    /// each box is read by it too, the two readings voted on (`DetectedLineReading.agreedWords`).
     public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
         guard let detector else {
             return try regions.compactMap { try readLine(in: frame, region: $0) }
         }
-        let judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
+        var judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
                                       minimumWordConfidence: options.minimumWordConfidence,
-                                      isCloseCrop: detector.isCloseCrop(frame))
+                                      boxesHoldText: detector.isCloseCrop(frame))
         let upright = try withEngine { engine in try regions.map { try engine.readBox(in: frame, region: $0) } }
-        if judge.isDocument(upright) {
-            return judge.lines(of: upright)
+        let uprightDocument = judge.isDocument(upright)
+        var (readings, asRead) = uprightDocument ? (upright, regions) : try withEngine {
+            try turnedIfUpsideDown(upright, regions: regions, in: frame, judge: judge, $0)
         }
-        var (readings, asRead) = try withEngine { try turnedIfUpsideDown(upright, regions: regions, in: frame, judge: judge, $0) }
-        if judge.isDocument(readings) {
-            return judge.lines(of: readings)
+        let isDocument = uprightDocument || judge.isDocument(readings)
+        guard let learnedReader else {
+            return isDocument ? judge.lines(of: readings) : readings.compactMap(judge.sceneLine)
         }
-        if let learnedReader {
-            for index in readings.indices {
-                // Along the line as Tesseract read it, when it read a word there.
-                let region = readings[index]?.region ?? asRead[index]
-                let learned = try learnedReader.read(in: frame, region: region)
-                if readings[index] == nil && learned.words.isEmpty { continue }
-                readings[index] = readings[index] ?? DetectedLineReading(region: region, words: [])
-                readings[index]?.learned = learned
-            }
+        for index in readings.indices {
+            // Along the line as Tesseract read it, when it read a word there.
+            let region = readings[index]?.region ?? asRead[index]
+            let learned = try learnedReader.read(in: frame, region: region)
+            if readings[index] == nil && learned.words.isEmpty { continue }
+            readings[index] = readings[index] ?? DetectedLineReading(region: region, words: [])
+            readings[index]?.learned = learned
         }
+        // A document's boxes are text, as a close crop's are. Voting on a document's words too took the magazine
+        // pages 8071_093 / 8087_054 from CER 0.104 / 0.080 to 0.096 / 0.072 (Tesseract alone, --psm 3: 0.094 /
+        // 0.078) and the SROIE receipts from 0.117 to 0.083, at 4 s more per page or receipt (100 ms a box).
+        judge.boxesHoldText = judge.boxesHoldText || isDocument
         return readings.compactMap(judge.sceneLine)
     }
 

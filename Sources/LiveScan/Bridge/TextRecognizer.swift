@@ -53,10 +53,9 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     /// With `detector`: words read with a lower confidence (0...1) are left out of a box's transcript (default
     /// 0.5; Benchmarks/text-detector-study.md). `minimumConfidence` still applies to the box's mean.
     public var minimumWordConfidence: Double
-    /// With `detector`: the boxes of a scene (not of a page or a receipt) are read by the learned line recogniser
-    /// too (`LearnedLineReader`), and a box's words are those both readers read or one is sure of
-    /// (`DetectedLineJudge`). Only when every language is one it reads (`LearnedLineReader.languages`); text in
-    /// any other is Tesseract's alone. Nil (default) is Tesseract alone.
+    /// With `detector`: every box is read by the learned line recogniser too (`LearnedLineReader`), and the two
+    /// readers' words are voted on (`DetectedLineReading.agreedWords`). Only when every language is one it reads
+    /// (`LearnedLineReader.languages`); text in any other is Tesseract's alone. Nil (default) is Tesseract alone.
     public var learnedReader: LearnedReaderOptions?
 
     public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,

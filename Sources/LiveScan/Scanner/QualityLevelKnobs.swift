@@ -38,7 +38,7 @@ extension QualityLevel {
     /// The text knobs of this level: where lines are looked for and how tall their crops are read. For still
     /// images (`stillImages`), `balanced` and `accurate` find lines with the learned detector
     /// (`TextRecognizerOptions.detector`): on ICDAR 2015's scene photos it finds what the edge locator misses
-    /// (Benchmarks/text-detector-study.md), and an image is read once, so its 640 ms a frame buys no lag; a scene's
+    /// (Benchmarks/text-detector-study.md), and an image is read once, so its 640 ms a frame buys no lag; its
     /// boxes are read by the learned line recogniser beside Tesseract (`TextRecognizerOptions.learnedReader`,
     /// about 100 ms a box). Video and live sources keep the edge locator at every level.
     public func textOptions(languages: [String], stillImages: Bool = false) -> TextRecognizerOptions {
