@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+#include <sys/stat.h>
 
 // PP-OCRv4's line recogniser (SVTR-LCNet with a CTC head), run by OpenCV 4.6's dnn, as rapidocr-onnxruntime 1.4.4
 // runs it: a line scaled to 48 pixels tall, padded on the right to the network's width, gives one distribution
@@ -38,20 +38,16 @@ struct DecodedWord {
 /// The network's horizontal stride: one output step for every 8 input columns.
 constexpr int stepWidth = 8;
 
-bool readFile(const char *path, std::vector<uchar> *bytes) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        return false;
-    }
-    bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    return !bytes->empty();
+bool isNonEmptyFile(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0;
 }
 
 }  // namespace
 
 struct CB_LineReader {
-    /// Each width's ONNX file, read once, and its network once made.
-    std::array<std::vector<uchar>, 2> models;
+    /// Each width's ONNX file, and its network once made (the files are read then, not kept: 11 MB each).
+    std::array<std::string, 2> modelPaths;
     std::array<cv::dnn::Net, 2> nets;
     /// Output i (1...N) is characters[i - 1]; 0 is the blank, N + 1 the space.
     std::vector<std::string> characters;
@@ -59,7 +55,7 @@ struct CB_LineReader {
 
     cv::dnn::Net &netFor(size_t width) {
         if (nets[width].empty()) {
-            nets[width] = cv::dnn::readNetFromONNX(models[width]);
+            nets[width] = cv::dnn::readNetFromONNX(modelPaths[width]);
             nets[width].setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
             nets[width].setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         }
@@ -110,10 +106,11 @@ extern "C" CB_Status CB_LineReader_new(const char *narrow_model_path, const char
     auto reader = std::make_unique<CB_LineReader>();
     const std::array<const char *, 2> paths = {narrow_model_path, wide_model_path};
     for (size_t width = 0; width < paths.size(); ++width) {
-        if (!readFile(paths[width], &reader->models[width])) {
+        if (!isNonEmptyFile(paths[width])) {
             return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + paths[width] +
                                                        " is not installed or is empty; run `make setup` to fetch it");
         }
+        reader->modelPaths[width] = paths[width];
     }
     std::ifstream keys(keys_path);
     for (std::string line; std::getline(keys, line);) {

@@ -33,8 +33,7 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         let (frame, ink) = try turnedLine("Harbour", pixelHeight: 30, degrees: 0)
         let box = try #require(try detector.detect(in: frame).first)
         var handle: OpaquePointer?
-        let paths = try [LineRecognizerModel.narrowFileName, LineRecognizerModel.wideFileName,
-                         LineRecognizerModel.keysFileName].map {
+        let paths = try LineRecognizerModel.fileNames.map {
             try ModelFiles.locate($0, describedAs: "the text recogniser model")
         }
         #expect(CB_LineReader_new(paths[0], paths[1], paths[2], &handle) == CB_OK)

@@ -8,6 +8,8 @@ public enum LineRecognizerModel {
     public static let wideFileName = "ppocr-v4-rec-opencv-640.onnx"
     /// Its character list.
     public static let keysFileName = "ppocr-v4-rec-keys.txt"
+    /// All three, in the order `CB_LineReader_new` takes them.
+    public static let fileNames = [narrowFileName, wideFileName, keysFileName]
 }
 
 /// What the learned recogniser read in one box: its words, each with the mean probability of its characters.
@@ -37,10 +39,9 @@ public final class LearnedLineReader: @unchecked Sendable {
     /// Loads the model from `folder` (nil: where `ModelFiles.locate` finds it): `ScanError.modelMissing` names
     /// `make setup` when it is not installed.
     public init(folder: String? = nil) throws {
-        let paths = try [LineRecognizerModel.narrowFileName, LineRecognizerModel.wideFileName,
-                         LineRecognizerModel.keysFileName].map { fileName in
-            try ModelFiles.locate(fileName, describedAs: "the text recogniser model",
-                                  explicitPath: folder.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName).path })
+        let paths = try LineRecognizerModel.fileNames.map { fileName in
+            let explicitPath = folder.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName).path }
+            return try ModelFiles.locate(fileName, describedAs: "the text recogniser model", explicitPath: explicitPath)
         }
         var handle: OpaquePointer?
         let status = CB_LineReader_new(paths[0], paths[1], paths[2], &handle)
@@ -61,7 +62,9 @@ public final class LearnedLineReader: @unchecked Sendable {
         var quad = CB_Quad(region)
         var line: UnsafeMutablePointer<CB_TextLine>?
         try frame.withBridgeImage { pixels in
-            try check(CB_LineReader_read_quad(handle, pixels, &quad, &line)) { .engineFailure("text recogniser: \($0)") }
+            try check(CB_LineReader_read_quad(handle, pixels, &quad, &line)) {
+                .engineFailure("text recogniser: \($0)")
+            }
         }
         defer { CB_TextLines_free(line, 1) }
         guard let line else { return LearnedReading(words: []) }

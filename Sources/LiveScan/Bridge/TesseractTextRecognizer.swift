@@ -18,7 +18,7 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     private let learnedReader: LearnedLineReader?
 
     /// Loads the languages once to fail early: `ScanError.modelMissing` names a missing traineddata file, or a
-    /// detector model that `make setup` has not fetched.
+    /// detector or recogniser model that `make setup` has not fetched.
     public init(options: TextRecognizerOptions = TextRecognizerOptions()) throws {
         guard !options.languages.isEmpty else {
             throw ScanError.invalidParameter(parameter: "languages", reason: "at least one language is needed")
