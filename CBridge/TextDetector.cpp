@@ -282,7 +282,7 @@ extern "C" void CB_TextBoxes_free(CB_TextBox *boxes) { std::free(boxes); }
 
 extern "C" int CB_TextDetector_close_crop_margin(int width, int height, const CB_TextDetectorOptions *options) {
     // A picture whose short side is under a quarter of the network's is a cut-out word or line: ICDAR 2015's word
-    // crops are 10 to 157 pixels on their short side, against 720 for its photos; a 640 x 360 photo is a scene.
+    // crops are 13 to 157 pixels on their short side, against 720 for its photos; a 640 x 360 photo is a scene.
     const int shortSide = std::min(width, height);
     return options != nullptr && shortSide > 0 && 4 * shortSide < options->short_side ? shortSide : 0;
 }
