@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,17 @@ inline cv::Point2d centreOf(const CB_Quad &quad) {
 
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);
+/// The size in bytes of the regular file at `path`; nothing when there is none (missing, or a folder).
+std::optional<long long> regularFileSize(const std::string &path);
+/// An axis-aligned rectangle's corners, from its top left clockwise.
+inline CB_Quad quadOf(const cv::Rect2f &box) {
+    CB_Quad quad;
+    quad.x[0] = box.x, quad.y[0] = box.y;
+    quad.x[1] = box.x + box.width, quad.y[1] = box.y;
+    quad.x[2] = box.x + box.width, quad.y[2] = box.y + box.height;
+    quad.x[3] = box.x, quad.y[3] = box.y + box.height;
+    return quad;
+}
 
 /// A text line cut out of a picture upright, as PaddleOCR cuts its crops (get_rotate_crop_image), for a reader of
 /// single lines (Tesseract, PP-OCR's recogniser).

@@ -12,7 +12,6 @@
 #include <mutex>
 #include <string>
 #include <vector>
-#include <sys/stat.h>
 
 // PP-OCRv4's line recogniser (SVTR-LCNet with a CTC head), run by OpenCV 4.6's dnn, as rapidocr-onnxruntime 1.4.4
 // runs it: a line scaled to 48 pixels tall, padded on the right to the network's width, gives one distribution
@@ -37,11 +36,6 @@ struct DecodedWord {
 
 /// The network's horizontal stride: one output step for every 8 input columns.
 constexpr int stepWidth = 8;
-
-bool isNonEmptyFile(const char *path) {
-    struct stat info;
-    return stat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0;
-}
 
 }  // namespace
 
@@ -106,7 +100,7 @@ extern "C" CB_Status CB_LineReader_new(const char *narrow_model_path, const char
     auto reader = std::make_unique<CB_LineReader>();
     const std::array<const char *, 2> paths = {narrow_model_path, wide_model_path};
     for (size_t width = 0; width < paths.size(); ++width) {
-        if (!isNonEmptyFile(paths[width])) {
+        if (cbridge::regularFileSize(paths[width]).value_or(0) == 0) {
             return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + paths[width] +
                                                        " is not installed or is empty; run `make setup` to fetch it");
         }

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <sys/stat.h>
 
 namespace {
 thread_local std::string lastError;
@@ -22,6 +23,14 @@ char *copyString(const std::string &text) {
     std::memcpy(copy, text.data(), text.size());
     copy[text.size()] = '\0';
     return copy;
+}
+
+std::optional<long long> regularFileSize(const std::string &path) {
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+        return std::nullopt;
+    }
+    return static_cast<long long>(info.st_size);
 }
 
 }  // namespace cbridge

@@ -12,7 +12,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <sys/stat.h>
 
 struct CB_OCR {
     tesseract::TessBaseAPI api;
@@ -21,21 +20,6 @@ struct CB_OCR {
 namespace {
 
 const char *const defaultTessdata = "/usr/share/tesseract-ocr/5/tessdata";
-
-bool fileExists(const std::string &path) {
-    struct stat info;
-    return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
-}
-
-/// An axis-aligned rectangle's corners, from its top left clockwise.
-CB_Quad quadOf(const cv::Rect2f &box) {
-    CB_Quad quad;
-    quad.x[0] = box.x, quad.y[0] = box.y;
-    quad.x[1] = box.x + box.width, quad.y[1] = box.y;
-    quad.x[2] = box.x + box.width, quad.y[2] = box.y + box.height;
-    quad.x[3] = box.x, quad.y[3] = box.y + box.height;
-    return quad;
-}
 
 CB_Quad quadOf(int left, int top, int right, int bottom, double scale, int offsetX, int offsetY) {
     CB_Quad quad;
@@ -230,7 +214,7 @@ extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages
             return cbridge::fail(CB_INVALID_ARGUMENT, "invalid language list '" + std::string(languages) + "'");
         }
         const std::string file = directory + "/" + language + ".traineddata";
-        if (!fileExists(file)) {
+        if (!cbridge::regularFileSize(file)) {
             // Debian's package names are lower case with hyphens: chi_sim is in tesseract-ocr-chi-sim.
             std::string package = language;
             for (char &c : package) {
@@ -301,7 +285,7 @@ extern "C" CB_Status CB_OCR_recognize(CB_OCR *ocr, const CB_Image *image, const 
             return quad;
         }
         const cv::Rect2f box(quad.x[0], quad.y[0], quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
-        return quadOf(orientation.toStored(box, stored));
+        return cbridge::quadOf(orientation.toStored(box, stored));
     };
     return recognizeGray(ocr->api, gray, mode, toImage, false, out_lines, out_count);
     CB_CATCH

@@ -20,9 +20,7 @@ struct DetectedLineReading: Equatable {
 
     /// The mean of the words' confidences. Tesseract's own line confidence sits below it when one word is poor
     /// ("THEORY g"), and dropped such lines whole (Benchmarks/text-detector-study.md).
-    var confidence: Double {
-        words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
-    }
+    var confidence: Double { Self.meanConfidence(words) }
 
     /// The reading as a line of text, its words under `minimumWordConfidence` left out; nil when the box's
     /// mean confidence is under `minimumConfidence` or nothing plausible is left. With the learned recogniser's
@@ -33,7 +31,7 @@ struct DetectedLineReading: Equatable {
         let kept = learned.map { agreedWords(with: $0, holdsText: holdsText) }
             ?? words.filter { $0.confidence >= minimumWordConfidence }
         let transcript = kept.map(\.text).joined(separator: " ")
-        let confidence = learned == nil ? confidence : kept.map(\.confidence).reduce(0, +) / Double(max(kept.count, 1))
+        let confidence = Self.meanConfidence(learned == nil ? words : kept)
         guard !kept.isEmpty, confidence >= minimumConfidence, TextPlausibility.isPlausibleLine(transcript) else {
             return nil
         }
@@ -85,6 +83,7 @@ struct DetectedLineReading: Equatable {
         }
     }
 
+    /// The mean of the words' confidences; 0 for none.
     static func meanConfidence(_ words: [Word]) -> Double {
         words.map(\.confidence).reduce(0, +) / Double(max(words.count, 1))
     }
