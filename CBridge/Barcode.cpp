@@ -245,42 +245,48 @@ std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &g
     return std::nullopt;
 }
 
-/// Second chances for QR codes, for frames where the plain read found none; stops at the first step that
-/// reads one. Each result comes with the factor that maps its position back to `gray`'s pixels.
+/// The 2-D formats, matrix and stacked, that get second chances (readSecondChances): read from an area of
+/// modules, which the binarizer must resolve. Not Micro QR: small by design (at most 17 modules a side), halved it
+/// blurs away, and looking for it there cost the BoofCV hand-held Micro QR video frame recall (0.930 -> 0.911).
+constexpr int secondChanceFormats = CB_FORMAT_AZTEC | CB_FORMAT_DATAMATRIX | CB_FORMAT_PDF417 | CB_FORMAT_QRCODE;
+
+/// Second chances for 2-D codes of the CB_Format flags `missing`, which the plain read of `gray` did not find;
+/// each step looks only for the formats still missing. Each result comes with the factor that maps its position
+/// back to `gray`'s pixels.
 ///  1. `gray` halved with INTER_AREA: averages away noise, blur and picture texture inside the modules
 ///     (photo-filled "design" codes, large noisy photos).
 ///  2. Images whose long side is at most 640 px only: `gray` doubled (INTER_CUBIC), read with the
-///     GlobalHistogram binarizer: modules a few pixels wide are too fine for LocalAverage's 8x8 blocks
-///     (small images, curved codes). Costs 4-9 ms on a 640x480 frame; skipped above that (7-21 ms at 720p).
-/// Only QR Code is looked for (the caller's other knobs are kept). Never throws: a failure is "not found".
-std::vector<std::pair<ZXing::Barcode, double>> readQRFallbacks(const cv::Mat &gray,
-                                                               const ZXing::ReaderOptions &caller) noexcept {
+///     GlobalHistogram binarizer: modules a few pixels wide are too fine for LocalAverage's 8x8 blocks (small
+///     images, curved QR codes, a PDF417 photographed at 2 px a module). Costs 4-9 ms on a 640x480 frame;
+///     skipped above that (7-21 ms at 720p).
+/// The caller's other knobs are kept. Never throws: a failure is "not found".
+std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &gray, int missing,
+                                                                 const ZXing::ReaderOptions &caller) noexcept {
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
     std::vector<std::pair<ZXing::Barcode, double>> found;
     try {
-        ZXing::ReaderOptions options =
-            readerOptions(CB_FORMAT_QRCODE, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
-        const auto take = [&](const cv::Mat &image, const ZXing::ReaderOptions &stepOptions, double toGray) {
-            for (auto &result : readBarcodes(image, stepOptions)) {
-                if (result.isValid() && formatFlag(result) == CB_FORMAT_QRCODE) {
+        const auto take = [&](const cv::Mat &image, bool globalHistogram, double toGray) {
+            ZXing::ReaderOptions options =
+                readerOptions(missing, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
+            if (globalHistogram) {
+                options.setBinarizer(ZXing::Binarizer::GlobalHistogram);
+            }
+            for (auto &result : readBarcodes(image, options)) {
+                if (result.isValid() && (formatFlag(result) & missing) != 0) {
+                    missing &= ~formatFlag(result);
                     found.emplace_back(std::move(result), toGray);
                 }
             }
-            return !found.empty();
         };
         if (std::min(gray.cols, gray.rows) >= minShortSideToHalve) {
             cv::Mat half;
             cv::resize(gray, half, cv::Size((gray.cols + 1) / 2, (gray.rows + 1) / 2), 0, 0, cv::INTER_AREA);
-            if (take(half, options, static_cast<double>(gray.cols) / half.cols)) {
-                return found;
-            }
+            take(half, false, static_cast<double>(gray.cols) / half.cols);
         }
-        if (std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
+        if (missing != 0 && std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
             cv::Mat twice;
             cv::resize(gray, twice, cv::Size(gray.cols * 2, gray.rows * 2), 0, 0, cv::INTER_CUBIC);
-            ZXing::ReaderOptions histogram = options;
-            histogram.setBinarizer(ZXing::Binarizer::GlobalHistogram);
-            take(twice, histogram, 0.5);
+            take(twice, true, 0.5);
         }
     } catch (...) {
         found.clear();
@@ -288,10 +294,15 @@ std::vector<std::pair<ZXing::Barcode, double>> readQRFallbacks(const cv::Mat &gr
     return found;
 }
 
+void freeContents(CB_Barcode &barcode) {
+    std::free(barcode.text);
+    std::free(barcode.bytes);
+    std::free(barcode.sequence_id);
+}
+
 BarcodeList::~BarcodeList() {
     for (auto &barcode : barcodes) {
-        std::free(barcode.text);
-        std::free(barcode.bytes);
+        freeContents(barcode);
     }
 }
 
@@ -360,6 +371,17 @@ void BarcodeList::append(const ZXing::Barcode &result, double scale, const CB_Qu
     owned.byte_count = bytes.size();
     owned.text = copyString(text);
     owned.text_length = text.size();
+    if (result.isPartOfSequence()) {
+        owned.sequence_id = copyString(result.sequenceId());
+    }
+}
+
+std::vector<std::string> BarcodeList::texts() const {
+    std::vector<std::string> texts;
+    for (const auto &barcode : barcodes) {
+        texts.emplace_back(barcode.text, barcode.text_length);
+    }
+    return texts;
 }
 
 CB_Status BarcodeList::release(CB_Barcode **out_barcodes, size_t *out_count) {
@@ -439,93 +461,6 @@ void appendMergingSequences(const ZXing::Barcodes &results, double scale, Barcod
     }
 }
 
-namespace {
-
-/// Whether `point` lies on the bars of the linear code whose quad is `quad`: between its ends along the scan line,
-/// and across it within its bars' height grown by a quarter on each side (the height is measured where the profile
-/// repeats, which skewed or curved bars leave short).
-bool onBarsOf(const CB_Quad &quad, cv::Point2d point) {
-    const double x = point.x, y = point.y;
-    const double leftX = (quad.x[0] + quad.x[3]) / 2.0, leftY = (quad.y[0] + quad.y[3]) / 2.0;
-    const double rightX = (quad.x[1] + quad.x[2]) / 2.0, rightY = (quad.y[1] + quad.y[2]) / 2.0;
-    const double length = std::hypot(rightX - leftX, rightY - leftY);
-    if (length < 1) {
-        return false;
-    }
-    const double alongX = (rightX - leftX) / length, alongY = (rightY - leftY) / length;
-    double acrossMin = 0, acrossMax = 0;
-    for (int corner = 0; corner < 4; ++corner) {
-        const double across = -(quad.x[corner] - leftX) * alongY + (quad.y[corner] - leftY) * alongX;
-        acrossMin = std::min(acrossMin, across), acrossMax = std::max(acrossMax, across);
-    }
-    const double grow = (acrossMax - acrossMin) / 4;
-    const double along = (x - leftX) * alongX + (y - leftY) * alongY;
-    const double across = -(x - leftX) * alongY + (y - leftY) * alongX;
-    return along >= 0 && along <= length && across >= acrossMin - grow && across <= acrossMax + grow;
-}
-
-/// Whether `part` is a partial read of `whole`: a linear code of the same format whose centre lies on `whole`'s
-/// bars and whose text is part of `whole`'s. Bars belong to one code, so a read inside another code's bars that
-/// spells part of it read only some of them: ITF, which has no fixed length, from a few of its pairs; an EAN
-/// without the add-on a read beside it found.
-bool isPartialRead(const CB_Barcode &part, const CB_Barcode &whole) {
-    if ((part.format & linearFormats) == 0 || part.format != whole.format || part.text_length >= whole.text_length) {
-        return false;
-    }
-    const std::string partText(part.text, part.text_length), wholeText(whole.text, whole.text_length);
-    return wholeText.find(partText) != std::string::npos && onBarsOf(whole.quad, centreOf(part.quad));
-}
-
-/// Whether `weak` is outvoted by `strong`: two linear reads of one format that spell different codes, `weak`'s
-/// centre on `strong`'s bars, and `strong` read alike on at least twice as many scan lines. Bars belong to one code:
-/// a checksum passes about one garbled line in ten, so the same bars read two ways are the code read on most lines
-/// and a misread on a few (a UPC-E read on 2 lines across bars read on 10 as another code, its check digit right).
-bool isOutvoted(const CB_Barcode &weak, const CB_Barcode &strong) {
-    if ((weak.format & linearFormats) == 0 || weak.format != strong.format || strong.line_count < 2 * weak.line_count) {
-        return false;
-    }
-    const std::string weakText(weak.text, weak.text_length), strongText(strong.text, strong.text_length);
-    return weakText != strongText && onBarsOf(strong.quad, centreOf(weak.quad));
-}
-
-/// Frees the barcodes `drop` marks and closes the gaps; `count` becomes what is left.
-void dropMarked(CB_Barcode *barcodes, size_t &count, const std::vector<bool> &drop) {
-    size_t kept = 0;
-    for (size_t index = 0; index < count; ++index) {
-        if (drop[index]) {
-            std::free(barcodes[index].text);
-            std::free(barcodes[index].bytes);
-        } else {
-            barcodes[kept++] = barcodes[index];
-        }
-    }
-    count = kept;
-}
-
-/// The barcodes among `barcodes` for which `loses(one, other)` holds against some other one.
-template <typename Rule>
-std::vector<bool> losers(const CB_Barcode *barcodes, size_t count, Rule loses) {
-    std::vector<bool> lost(count, false);
-    for (size_t one = 0; one < count; ++one) {
-        for (size_t other = 0; other < count && !lost[one]; ++other) {
-            lost[one] = other != one && loses(barcodes[one], barcodes[other]);
-        }
-    }
-    return lost;
-}
-
-}  // namespace
-
-/// Drops the partial reads among `barcodes` (see isPartialRead), freeing them; `count` becomes what is left.
-void dropPartialReads(CB_Barcode *barcodes, size_t &count) {
-    dropMarked(barcodes, count, losers(barcodes, count, isPartialRead));
-}
-
-/// Drops the outvoted reads among `barcodes` (see isOutvoted), freeing them; `count` becomes what is left.
-void dropOutvotedReads(CB_Barcode *barcodes, size_t &count) {
-    dropMarked(barcodes, count, losers(barcodes, count, isOutvoted));
-}
-
 }  // namespace cbridge
 
 extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOptions *options, CB_Barcode **out_barcodes,
@@ -559,9 +494,12 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
                                                      options->try_inverted != 0, options->try_downscale != 0);
     cbridge::BarcodeList barcodes(wanted);
     ZXing::Barcodes results = cbridge::readBarcodes(gray, zxingOptions);
-    const bool foundQR = std::any_of(results.begin(), results.end(), [](const ZXing::Barcode &result) {
-        return result.isValid() && cbridge::formatFlag(result) == CB_FORMAT_QRCODE;
-    });
+    int missingSecondChanceFormats = wanted & cbridge::secondChanceFormats;
+    for (const auto &result : results) {
+        if (result.isValid()) {
+            missingSecondChanceFormats &= ~cbridge::formatFlag(result);
+        }
+    }
     // A code also read with its add-on, on rows that cross it, needs no second read: dropPartialReads drops the
     // read without.
     const auto alsoReadWithAddOn = [&](const ZXing::Barcode &main) {
@@ -584,8 +522,9 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         }
     }
     cbridge::appendMergingSequences(results, scale, barcodes);
-    if ((wanted & CB_FORMAT_QRCODE) != 0 && !foundQR && options->try_harder != 0) {
-        for (const auto &[result, toGray] : cbridge::readQRFallbacks(gray, zxingOptions)) {
+    if (missingSecondChanceFormats != 0 && options->try_harder != 0) {
+        for (const auto &[result, toGray] :
+             cbridge::readSecondChances(gray, missingSecondChanceFormats, zxingOptions)) {
             barcodes.append(result, scale * toGray);
         }
     }
@@ -597,7 +536,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     if (status == CB_OK) {
         cbridge::coverBarHeights(image->gray(), *out_barcodes, *out_count);
         cbridge::dropPartialReads(*out_barcodes, *out_count);
-        cbridge::dropOutvotedReads(*out_barcodes, *out_count);
+        cbridge::dropOutvotedReads(image->gray(), *out_barcodes, *out_count, options->try_inverted != 0);
         if (*out_count == 0) {
             std::free(*out_barcodes);
             *out_barcodes = nullptr;
@@ -612,8 +551,7 @@ extern "C" void CB_Barcodes_free(CB_Barcode *barcodes, size_t count) {
         return;
     }
     for (size_t index = 0; index < count; ++index) {
-        std::free(barcodes[index].text);
-        std::free(barcodes[index].bytes);
+        cbridge::freeContents(barcodes[index]);
     }
     std::free(barcodes);
 }

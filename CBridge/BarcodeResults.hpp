@@ -1,4 +1,4 @@
-// zxing-cpp plumbing shared by Barcode.cpp and QRCode.cpp.
+// zxing-cpp plumbing shared by Barcode.cpp, QRCode.cpp, TurnedLinear.cpp and SameBars.cpp.
 #pragma once
 
 #include "Internal.hpp"
@@ -6,6 +6,7 @@
 #include <ZXing/ReadBarcode.h>
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,8 @@ public:
     bool empty() const { return barcodes.empty(); }
     /// The quads collected so far, in the coordinates they were appended in.
     std::vector<CB_Quad> quads() const;
+    /// The texts collected so far, as they will be reported.
+    std::vector<std::string> texts() const;
     /// Moves the barcodes into one calloc'ed array for the caller (CB_Barcodes_free releases it).
     CB_Status release(CB_Barcode **out_barcodes, size_t *out_count);
 
@@ -34,6 +37,9 @@ private:
     int wanted;
     std::vector<CB_Barcode> barcodes;
 };
+
+/// Frees what `barcode` owns (its text, bytes and sequence id), not the barcode itself.
+void freeContents(CB_Barcode &barcode);
 
 /// zxing-cpp's options for these CB_Format flags (0: CB_FORMAT_DEFAULT) and knobs; see CB_BarcodeOptions.
 ZXing::ReaderOptions readerOptions(int formats, bool tryHarder, bool tryRotate, bool tryInvert,
@@ -50,6 +56,15 @@ std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &g
                                                                 const ZXing::ReaderOptions &options, bool wholeImage);
 /// A result's corners moved by `offset`, then times `scale`.
 CB_Quad quadOf(const ZXing::Position &position, cv::Point2f offset, double scale);
+
+/// Drops the partial reads among `barcodes` (SameBars.cpp): a linear read whose text is part of another's of the
+/// same format, on that one's bars. Frees them; `count` becomes what is left.
+void dropPartialReads(CB_Barcode *barcodes, size_t &count);
+/// Of linear reads of one format that spell different codes on the same bars (SameBars.cpp), drops the one the
+/// bars carry less: read alike on under half as many of zxing-cpp's scan lines or, when their line counts are
+/// closer, on fewer bands across the bars' height in `gray` (the whole image the quads are in). Frees them;
+/// `count` becomes what is left.
+void dropOutvotedReads(const cv::Mat &gray, CB_Barcode *barcodes, size_t &count, bool tryInvert);
 
 /// Linear codes of the `wanted` CB_Format flags at any angle (TurnedLinear.cpp): candidates found by the coherence
 /// of their gradients, each cut out upright and read by zxing-cpp; one whose centre holds a code `barcodes`

@@ -197,9 +197,17 @@ def canonical(folder_format: str | None, payload: bytes) -> bytes:
 
 
 def matches(decode: Decode, expected: bytes, folder_format: str | None) -> bool:
-    """True when the decode's text or raw bytes equal the expected payload (canonical forms)."""
+    """True when the decode's text or raw bytes equal the expected payload (canonical forms). An EAN-13 / UPC-A
+    expected without an add-on also matches the decode of it with a 2- or 5-digit add-on: upstream reads those
+    folders with add-ons ignored (zxing-cpp's default), so their truth leaves out the add-ons printed beside some
+    codes, which LiveScan reads."""
     want = canonical(folder_format, expected)
-    return any(canonical(folder_format, candidate) == want for candidate in decode.candidates())
+    for candidate in decode.candidates():
+        got = canonical(folder_format, candidate)
+        if got == want or (folder_format in ("EAN13", "UPCA") and len(want) == 13 and got.isdigit()
+                           and len(got) in (15, 18) and got.startswith(want)):
+            return True
+    return False
 
 
 @dataclasses.dataclass

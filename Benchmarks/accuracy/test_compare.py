@@ -32,6 +32,13 @@ class MatchingTests(unittest.TestCase):
         self.assertTrue(compare.matches(decode, "日本".encode("utf-8"), "QRCode"))   # .txt: the text
         self.assertTrue(compare.matches(decode, shift_jis, "QRCode"))               # .bin: the bytes
 
+    def test_an_add_on_the_truth_leaves_out_is_no_misread(self):
+        self.assertTrue(compare.matches(compare.Decode(text=b"978039305867352595"), b"9780393058673", "EAN13"))
+        self.assertTrue(compare.matches(compare.Decode(text=b"03600029145212"), b"036000291452", "UPCA"))
+        self.assertFalse(compare.matches(compare.Decode(text=b"978039305867452595"), b"9780393058673", "EAN13"))
+        self.assertFalse(compare.matches(compare.Decode(text=b"9780393058673"), b"978039305867352595", "EAN13"))
+        self.assertFalse(compare.matches(compare.Decode(text=b"9780393058673525"), b"9780393058673", "EAN13"))
+
     def test_upc_forms_are_one_payload(self):
         self.assertEqual(compare.expand_upce("05096893"), "050968000093")
         self.assertEqual(compare.canonical("UPCE", b"05096893"), b"0050968000093")

@@ -230,6 +230,8 @@ typedef struct CB_Barcode {
     int sequence_index;           /* structured append: position, -1 if not part of a sequence or if merged */
     int sequence_size;            /* structured append: number of symbols, 0 if none. A sequence whose every
                                      part was read is one barcode (index -1), its payload the parts' in order */
+    char *sequence_id;            /* structured append: what the sequence's parts share (QR: its parity byte,
+                                     PDF417: its file id), NUL-terminated; NULL if not a part */
     int line_count;               /* linear codes: the scan lines that read it alike (zxing-cpp's lineCount), the
                                      support of its reading; 0 for 2-D codes */
 } CB_Barcode;

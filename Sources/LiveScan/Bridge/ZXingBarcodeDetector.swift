@@ -48,8 +48,12 @@ func observations(from barcodes: UnsafeMutablePointer<CB_Barcode>?, count: Int) 
         let identifier = withUnsafeBytes(of: barcode.symbology_identifier) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
+        let part = barcode.sequence_id.map { id in
+            StructuredAppendPart(index: Int(barcode.sequence_index), count: Int(barcode.sequence_size),
+                                 sequenceID: String(cString: id))
+        }
         return .barcode(symbology, data: data, string: text, bounds: Bounds(barcode.quad),
-                        symbologyIdentifier: identifier.isEmpty ? nil : identifier)
+                        symbologyIdentifier: identifier.isEmpty ? nil : identifier, structuredAppend: part)
     }
 }
 

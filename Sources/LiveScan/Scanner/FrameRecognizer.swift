@@ -2,13 +2,16 @@ import Dispatch
 import Foundation
 
 /// One frame's observations: its barcodes (read here unless the read-ahead read them) and its text lines,
-/// the two side by side (one core each); then text inside a decoded code, pieces of lines and lines of kinds
+/// the two side by side (one core each); then the parts of structured-append sequences complete in this scan
+/// become their messages, and text inside a decoded code, pieces of lines and lines of kinds
 /// not asked for are dropped, and only what lies in the region of interest is kept. The reading cache keeps
 /// Tesseract to lines that are new.
 struct FrameRecognizer {
     let barcodes: (any BarcodeReading)?
     let text: (any TextRecognizer)?
     var textCache: TextReadingCache?
+    /// Structured-append parts seen so far in this scan.
+    var sequences = StructuredAppendAssembly()
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     let textContentTypes: Set<TextContentType>?
 
@@ -55,7 +58,7 @@ struct FrameRecognizer {
         if let error = results.error {
             throw error
         }
-        let codes = results.barcodes.withoutRepeatedCodes()
+        let codes = sequences.assemble(results.barcodes.withoutRepeatedCodes())
         let codeBounds = codes.map(\.bounds)
         var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: codeBounds) }.withoutPiecesOfLines()
         if let wanted = textContentTypes {

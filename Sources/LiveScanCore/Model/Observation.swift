@@ -15,6 +15,9 @@ public struct Observation: Sendable, Equatable {
     public var payloadStringValue: String?
     /// Barcodes only: the ISO/IEC 15424 symbology identifier (`]Q1`, `]C1` = GS1-128 ...), if known.
     public var symbologyIdentifier: String?
+    /// Barcodes only: its place in a structured-append sequence, when it is one symbol of a message split across
+    /// several (`StructuredAppendAssembly` puts them together).
+    public var structuredAppend: StructuredAppendPart?
     /// Text only: the line as read.
     public var transcript: String?
     /// False for a code that was located but could not be decoded (it then has no payload): such
@@ -27,9 +30,11 @@ public struct Observation: Sendable, Equatable {
 
     /// A decoded barcode.
     public static func barcode(_ symbology: Symbology, data: Data, string: String?, bounds: Bounds,
-                               symbologyIdentifier: String? = nil) -> Observation {
+                               symbologyIdentifier: String? = nil,
+                               structuredAppend: StructuredAppendPart? = nil) -> Observation {
         Observation(kind: .barcode, symbology: symbology, payloadData: data, payloadStringValue: string,
-                    symbologyIdentifier: symbologyIdentifier, transcript: nil, confidence: 1, bounds: bounds)
+                    symbologyIdentifier: symbologyIdentifier, structuredAppend: structuredAppend, transcript: nil,
+                    confidence: 1, bounds: bounds)
     }
 
     /// A code located but not decoded.
