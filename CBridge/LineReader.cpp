@@ -128,6 +128,14 @@ extern "C" CB_Status CB_LineReader_new(const char *narrow_model_path, const char
 
 extern "C" void CB_LineReader_delete(CB_LineReader *reader) { delete reader; }
 
+extern "C" void CB_LineReader_release_networks(CB_LineReader *reader) {
+    if (reader == nullptr) {
+        return;
+    }
+    const std::lock_guard<std::mutex> guard(reader->lock);
+    reader->nets = {};
+}
+
 extern "C" CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Image *image, const CB_Quad *quad,
                                              CB_TextLine **out_line) {
     CB_TRY

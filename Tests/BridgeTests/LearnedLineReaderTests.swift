@@ -24,6 +24,23 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         #expect(read.words.allSatisfy { $0.confidence > 0.9 }, "\(read)")
     }
 
+    /// Networks released after a picture's lines are made again by the next read, which reads as before; a
+    /// release with none made, or twice, does nothing.
+    @Test func aReaderWhoseNetworksWereReleasedReadsAsBefore() throws {
+        let detector = try sharedTextDetector.get()
+        let reader = try LearnedLineReader()
+        reader.releaseNetworks()
+        let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: 0)
+        let box = try #require(try detector.detect(in: frame).first)
+        let before = try reader.read(in: frame, region: box.bounds)
+        reader.releaseNetworks()
+        reader.releaseNetworks()
+        let after = try reader.read(in: frame, region: box.bounds)
+        #expect(before.text == "Harbour")
+        #expect(after == before)
+        CB_LineReader_release_networks(nil)
+    }
+
     /// Through the C API: a word's quad spans the columns it was read in, which lie on its ink, and the line's quad
     /// is the whole box. To within two steps of the network (8 of its pixels each): CTC emits each character at
     /// one step somewhere on its letter.

@@ -56,6 +56,12 @@ public final class LearnedLineReader: @unchecked Sendable {
         CB_LineReader_delete(handle)
     }
 
+    /// Frees the networks until the next read, which makes them again (about 50 MB; see
+    /// `CB_LineReader_release_networks`).
+    public func releaseNetworks() {
+        CB_LineReader_release_networks(handle)
+    }
+
     /// Reads the quad `region` (its corners named the way the line reads) rectified upright; no words when it read
     /// none.
     public func read(in frame: Frame, region: Bounds) throws -> LearnedReading {
