@@ -66,6 +66,20 @@ void dropPartialReads(CB_Barcode *barcodes, size_t &count);
 /// `count` becomes what is left.
 void dropOutvotedReads(const cv::Mat &gray, CB_Barcode *barcodes, size_t &count, bool tryInvert);
 
+/// A linear code cut out of a picture upright for zxing-cpp (TurnedLinear.cpp): its bars vertical, its length
+/// along the rows.
+struct UprightCut {
+    cv::Mat pixels;
+    /// Maps a pixel of the cut (x, y, 1) to the picture's.
+    cv::Matx23d toImage;
+};
+/// Cuts out of `gray` the code centred on `centre` whose bars run `length` pixels along the unit vector `lengthwise`
+/// and `height` pixels across it, with a quiet zone on both ends of 12 % of its length, at least `minQuietZone`; a
+/// cut under 400 pixels long enlarged up to 3 times, its height alike but to at most 80 rows. At least `minRows`
+/// rows: a lower code's cut goes on above and below its bars.
+UprightCut cutUpright(const cv::Mat &gray, cv::Point2d centre, cv::Point2d lengthwise, double length, double height,
+                      double minQuietZone, int minRows);
+
 /// Linear codes of the `wanted` CB_Format flags at any angle (TurnedLinear.cpp): candidates found by the coherence
 /// of their gradients, each cut out upright and read by zxing-cpp; one whose centre holds a code `barcodes`
 /// already has is skipped. Appends what it reads, its quads in `gray`'s pixels times `scale` (as the list's).

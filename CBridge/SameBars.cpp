@@ -6,8 +6,6 @@
 #include "Internal.hpp"
 #include "BarcodeResults.hpp"
 
-#include <opencv2/imgproc.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -21,13 +19,8 @@ namespace {
 // Bands across the bars' height that are read on their own to count how much of the bars carries each reading.
 // A garbled stretch (a crease, a glare spot, the bars' blurred ends) spoils a band or two.
 constexpr int heightBands = 8;
-// ... each at least this many pixels tall, so that zxing-cpp has rows to read in it.
+// ... each at least this many rows of the upright cut, so that zxing-cpp has rows to read in it.
 constexpr int minBandRows = 3;
-// The bands are cut with this share of the bars' length as quiet zone on both ends (EAN: 7-11 modules of 95) ...
-constexpr double quietZoneToLength = 0.12;
-// ... and enlarged (linear interpolation) to at least this length, so that a module spans well over a pixel.
-constexpr double minCutLength = 400;
-constexpr double maxUpscale = 3;
 
 /// A scan line across a linear code's bars: from the middle of its quad's left edge to the middle of its right
 /// edge (zxing's own orientation: for a code read upside down, "left" is its start), and the unit vectors along
@@ -111,23 +104,13 @@ BandVotes countBands(const cv::Mat &gray, const CB_Barcode &a, const CB_Barcode 
     if (length < 8 || height < 1) {
         return {};
     }
-    const double quietZone = quietZoneToLength * length;
-    const double enlarge = std::clamp(minCutLength / (length + 2 * quietZone), 1.0, maxUpscale);
-    const double enlargeAcross = std::max(1.0, heightBands * minBandRows / height);
-    const cv::Size cut(static_cast<int>(std::lround((length + 2 * quietZone) * enlarge)),
-                       static_cast<int>(std::lround(height * enlargeAcross)));
-    // The cut's pixel (x, y) is the image's left + (uMin - quietZone + x / enlarge) * along + (vMin + y /
-    // enlargeAcross) * across: the scan line left to right along the cut's rows, the bars' height down its columns.
-    const cv::Point2d origin = axis.left + axis.along * (uMin - quietZone) + axis.across * vMin;
-    const cv::Matx23d toImage(axis.along.x / enlarge, axis.across.x / enlargeAcross, origin.x, axis.along.y / enlarge,
-                              axis.across.y / enlargeAcross, origin.y);
-    cv::Mat upright;
-    cv::warpAffine(gray, upright, cv::Mat(toImage), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    const cv::Point2d centre = axis.left + axis.along * ((uMin + uMax) / 2) + axis.across * ((vMin + vMax) / 2);
+    const cv::Mat upright = cutUpright(gray, centre, axis.along, length, height, 0, heightBands * minBandRows).pixels;
     const ZXing::ReaderOptions options = readerOptions(a.format, true, false, tryInvert);
     const std::string aText = textOf(a), bText = textOf(b);
     BandVotes votes;
     for (int band = 0; band < heightBands; ++band) {
-        const cv::Range rows(band * cut.height / heightBands, (band + 1) * cut.height / heightBands);
+        const cv::Range rows(band * upright.rows / heightBands, (band + 1) * upright.rows / heightBands);
         BarcodeList read(a.format);
         for (const auto &result : readBarcodes(upright.rowRange(rows), options)) {
             if (result.isValid()) {

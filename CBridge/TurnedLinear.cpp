@@ -46,16 +46,6 @@ constexpr int minLengthCells = 3;
 // are one code: an EAN-2/EAN-5 add-on beside its code (7-12 modules apart, about 10 % of an EAN-13), a code
 // split by a glare spot.
 constexpr double joinGapToLength = 0.35;
-// Each candidate is cut with this share of its length as quiet zone on both ends (EAN: 7-11 modules of 95), at
-// least two cells.
-constexpr double quietZoneToLength = 0.12;
-// Upright cuts shorter than this are enlarged (linear interpolation): zxing-cpp needs a module to span well
-// over a pixel to tell a 1-wide from a 2-wide bar.
-constexpr double minCutLength = 400;
-constexpr double maxUpscale = 3;
-// Cuts are at most this many rows tall: bars are the same all along their height, so rows beyond these repeat
-// what the others read (zxing-cpp with tryHarder reads every row of a cut this small), at a cost.
-constexpr double maxCutRows = 80;
 // Formats without a mandatory check digit: a misread line of noise or print is not caught by a checksum. Their
 // reads must be confirmed by a second, independent one: the same text read again on each half of the bars'
 // height (a real code's bars carry it all along their length; a chance pattern rarely repeats).
@@ -300,7 +290,36 @@ bool quadContains(const CB_Quad &quad, cv::Point2d point) {
                                 false) >= 0;
 }
 
+// An upright cut has this share of the code's length as quiet zone on both ends (EAN: 7-11 modules of 95) ...
+constexpr double quietZoneToLength = 0.12;
+// ... and, when shorter than this, is enlarged (linear interpolation): zxing-cpp needs a module to span well over a
+// pixel to tell a 1-wide from a 2-wide bar.
+constexpr double minCutLength = 400;
+constexpr double maxUpscale = 3;
+// It is at most this many rows tall: bars are the same all along their height, so rows beyond these repeat what
+// the others read (zxing-cpp with tryHarder reads every row of a cut this small), at a cost.
+constexpr double maxCutRows = 80;
+
 }  // namespace
+
+UprightCut cutUpright(const cv::Mat &gray, cv::Point2d centre, cv::Point2d lengthwise, double length, double height,
+                      double minQuietZone, int minRows) {
+    const double quietZone = std::max(quietZoneToLength * length, minQuietZone);
+    const double enlarge = std::clamp(minCutLength / (length + 2 * quietZone), 1.0, maxUpscale);
+    const double rowsPerPixel = std::min(enlarge, maxCutRows / std::max(height, 1.0));
+    const cv::Size size(static_cast<int>(std::lround((length + 2 * quietZone) * enlarge)),
+                        std::max(minRows, static_cast<int>(std::lround(height * rowsPerPixel))));
+    // The cut's pixel (x, y) is centre + (x - w/2) / enlarge * lengthwise + (y - h/2) / rowsPerPixel * barwise.
+    const cv::Point2d barwise(-lengthwise.y, lengthwise.x);
+    const cv::Point2d origin =
+        centre - lengthwise * (size.width / 2.0 / enlarge) - barwise * (size.height / 2.0 / rowsPerPixel);
+    UprightCut cut;
+    cut.toImage = cv::Matx23d(lengthwise.x / enlarge, barwise.x / rowsPerPixel, origin.x,  // one row per coordinate
+                              lengthwise.y / enlarge, barwise.y / rowsPerPixel, origin.y);
+    cv::warpAffine(gray, cut.pixels, cv::Mat(cut.toImage), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                   cv::BORDER_REPLICATE);
+    return cut;
+}
 
 void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, double scale, BarcodeList &barcodes) {
     const int formats = wanted & linearFormats;
@@ -328,22 +347,10 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
             })) {
             continue;
         }
-        const double quietZone = std::max(quietZoneToLength * candidate.length, 2.0 * cellSize);
-        const double length = candidate.length + 2 * quietZone, height = candidate.height;
-        const double enlarge = std::clamp(minCutLength / length, 1.0, maxUpscale);
-        const double enlargeAlong = std::min(enlarge, maxCutRows / std::max(height, 1.0));
-        const cv::Size cut(static_cast<int>(std::lround(length * enlarge)),
-                           std::max(8, static_cast<int>(std::lround(height * enlargeAlong))));
-        // The cut's pixel (x, y) is the read's centre + (x - w/2) / enlarge * across + (y - h/2) / enlargeAlong *
-        // along: bars upright, the code's length across the cut.
-        const cv::Point2d across = candidate.across, along(-across.y, across.x);
-        const cv::Point2d origin =
-            candidate.centre - across * (cut.width / 2.0 / enlarge) - along * (cut.height / 2.0 / enlargeAlong);
-        const cv::Matx23d toRead(across.x / enlarge, along.x / enlargeAlong, origin.x,  // one row per coordinate
-                                 across.y / enlarge, along.y / enlargeAlong, origin.y);
-        cv::Mat upright;
-        cv::warpAffine(gray, upright, cv::Mat(toRead), cut, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                       cv::BORDER_REPLICATE);
+        const UprightCut cut =
+            cutUpright(gray, candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize, 8);
+        const cv::Mat &upright = cut.pixels;
+        const cv::Matx23d &toRead = cut.toImage;
         for (auto result : readBarcodes(upright, options)) {
             if (!result.isValid() || (formatFlag(result) & formats) == 0 ||
                 ((formatFlag(result) & unconfirmedFormats) != 0 && !readsOnBothHalves(upright, result, options))) {
