@@ -15,8 +15,8 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// The symbologies to look for; empty = every one read by default (`Symbology.isReadByDefault`: all but
     /// `telepen` and `dxfilmedge`).
     public var symbologies: Set<Symbology>
-    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes; with it, a frame in which no QR code was
-    /// read gets QR second chances (halved; doubled when small) (default true).
+    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes; with it, the 2-D formats a frame's read did
+    /// not find but Micro QR get second chances (halved; doubled when small) (default true).
     public var tryHarder: Bool
     /// zxing-cpp `tryRotate`: also reads codes turned by 90 degrees (default true, as ZXingReader).
     public var tryRotate: Bool
