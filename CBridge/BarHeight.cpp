@@ -22,9 +22,7 @@ constexpr int toleratedMisses = 2;
 // reach about 1.5): a bound on the walk, not a guess at the height.
 constexpr double maxHeightToLength = 2.0;
 
-struct Vec {
-    double x, y;
-};
+using Vec = cv::Point2d;
 
 double bilinear(const cv::Mat &gray, double x, double y) {
     const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
@@ -97,20 +95,16 @@ double walk(const cv::Mat &gray, const std::vector<double> &reference, Vec start
 }
 
 void coverBarHeight(const cv::Mat &gray, CB_Quad &quad) {
-    // The scan line: from the middle of the left edge to the middle of the right edge (zxing's own orientation:
-    // for a code read upside down, "left" is its start).
-    const Vec left{(quad.x[0] + quad.x[3]) / 2.0, (quad.y[0] + quad.y[3]) / 2.0};
-    const Vec right{(quad.x[1] + quad.x[2]) / 2.0, (quad.y[1] + quad.y[2]) / 2.0};
-    const double length = std::hypot(right.x - left.x, right.y - left.y);
+    const cbridge::ScanAxis axis(quad);
+    const Vec left = axis.left, along = axis.along, across = axis.across;
+    const double length = axis.length;
     if (length < 8) {
         return;
     }
-    const Vec along{(right.x - left.x) / length, (right.y - left.y) / length};
-    const Vec across{-along.y, along.x};
     // The rows zxing read, as offsets across the scan line.
     double readTop = 0, readBottom = 0;
     for (int corner = 0; corner < 4; ++corner) {
-        const double offset = (quad.x[corner] - left.x) * across.x + (quad.y[corner] - left.y) * across.y;
+        const double offset = axis.coordinates({quad.x[corner], quad.y[corner]}).y;
         readTop = std::min(readTop, offset);
         readBottom = std::max(readBottom, offset);
     }
@@ -121,7 +115,7 @@ void coverBarHeight(const cv::Mat &gray, CB_Quad &quad) {
     const double limit = length * maxHeightToLength;
     const double top = walk(gray, reference, left, along, across, length, readTop, -1, limit);
     const double bottom = walk(gray, reference, left, along, across, length, readBottom, +1, limit);
-    const Vec ends[2] = {left, right};
+    const Vec ends[2] = {left, axis.right};
     // topLeft, topRight at the top offset; bottomRight, bottomLeft at the bottom one.
     const int endOfCorner[4] = {0, 1, 1, 0};
     for (int corner = 0; corner < 4; ++corner) {

@@ -5,6 +5,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <cmath>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -44,6 +45,24 @@ inline cv::Point2d centreOf(const CB_Quad &quad) {
     return {(quad.x[0] + quad.x[1] + quad.x[2] + quad.x[3]) / 4.0,
             (quad.y[0] + quad.y[1] + quad.y[2] + quad.y[3]) / 4.0};
 }
+
+/// A scan line across a linear code's bars: from the middle of its quad's left edge to the middle of its right
+/// edge (zxing's own orientation: for a code read upside down, "left" is its start), and the unit vectors along
+/// it and across it (BarHeight.cpp, SameBars.cpp).
+struct ScanAxis {
+    cv::Point2d left, right, along, across;
+    double length = 0;
+
+    explicit ScanAxis(const CB_Quad &quad) {
+        left = {(quad.x[0] + quad.x[3]) / 2.0, (quad.y[0] + quad.y[3]) / 2.0};
+        right = {(quad.x[1] + quad.x[2]) / 2.0, (quad.y[1] + quad.y[2]) / 2.0};
+        length = std::hypot(right.x - left.x, right.y - left.y);
+        along = length > 0 ? (right - left) / length : cv::Point2d(1, 0);
+        across = {-along.y, along.x};
+    }
+    /// Where `point` lies: how far along the line and how far across it, from its start.
+    cv::Point2d coordinates(cv::Point2d point) const { return {(point - left).dot(along), (point - left).dot(across)}; }
+};
 
 /// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
 char *copyString(const std::string &text);

@@ -22,24 +22,6 @@ constexpr int heightBands = 8;
 // ... each at least this many rows of the upright cut, so that zxing-cpp has rows to read in it.
 constexpr int minBandRows = 3;
 
-/// A scan line across a linear code's bars: from the middle of its quad's left edge to the middle of its right
-/// edge (zxing's own orientation: for a code read upside down, "left" is its start), and the unit vectors along
-/// it and across it.
-struct ScanAxis {
-    cv::Point2d left, along, across;
-    double length = 0;
-
-    explicit ScanAxis(const CB_Quad &quad) {
-        left = {(quad.x[0] + quad.x[3]) / 2.0, (quad.y[0] + quad.y[3]) / 2.0};
-        const cv::Point2d right((quad.x[1] + quad.x[2]) / 2.0, (quad.y[1] + quad.y[2]) / 2.0);
-        length = std::hypot(right.x - left.x, right.y - left.y);
-        along = length > 0 ? (right - left) / length : cv::Point2d(1, 0);
-        across = {-along.y, along.x};
-    }
-    /// Where `point` lies: how far along the line and how far across it, from its start.
-    cv::Point2d coordinates(cv::Point2d point) const { return {(point - left).dot(along), (point - left).dot(across)}; }
-};
-
 /// Whether `point` lies on the bars of the linear code whose quad is `quad`: between its ends along the scan line,
 /// and across it within its bars' height grown by a quarter on each side (the height is measured where the profile
 /// repeats, which skewed or curved bars leave short).

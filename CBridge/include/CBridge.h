@@ -411,7 +411,7 @@ void CB_LineReader_delete(CB_LineReader *reader);
 CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Image *image, const CB_Quad *quad,
                                   CB_TextLine **out_line);
 /**
- * Frees the networks the reader has made (their weights and the buffers of their layers: about 50 MB once both
+ * Frees the networks the reader has made (their weights and the buffers of their layers: about 40 MB once both
  * widths have read); the next read makes them again from their files. For a caller done with a picture's lines,
  * before other large work, such as the next picture's text detector. Takes its turn with reads on other threads.
  */

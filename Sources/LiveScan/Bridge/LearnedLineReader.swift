@@ -56,7 +56,7 @@ public final class LearnedLineReader: @unchecked Sendable {
         CB_LineReader_delete(handle)
     }
 
-    /// Frees the networks until the next read, which makes them again (about 50 MB; see
+    /// Frees the networks until the next read, which makes them again (about 40 MB; see
     /// `CB_LineReader_release_networks`).
     public func releaseNetworks() {
         CB_LineReader_release_networks(handle)
