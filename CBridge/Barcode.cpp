@@ -255,12 +255,14 @@ constexpr int secondChanceFormats = CB_FORMAT_AZTEC | CB_FORMAT_DATAMATRIX | CB_
 /// back to `gray`'s pixels.
 ///  1. `gray` halved with INTER_AREA: averages away noise, blur and picture texture inside the modules
 ///     (photo-filled "design" codes, large noisy photos).
-///  2. Images whose long side is at most 640 px only: `gray` doubled (INTER_CUBIC), read with the
-///     GlobalHistogram binarizer: modules a few pixels wide are too fine for LocalAverage's 8x8 blocks (small
-///     images, curved QR codes, a PDF417 photographed at 2 px a module). Costs 4-9 ms on a 640x480 frame;
-///     skipped above that (7-21 ms at 720p).
+///  2. Pictures whose long side (`pictureLongSide`, at `gray`'s scale) is at most 640 px only: `gray` doubled
+///     (INTER_CUBIC), read with the GlobalHistogram binarizer: modules a few pixels wide are too fine for
+///     LocalAverage's 8x8 blocks (small images, curved QR codes, a PDF417 photographed at 2 px a module). Costs
+///     4-9 ms on a 640x480 frame; skipped above that (7-21 ms at 720p). Decided by the picture, not by `gray`,
+///     which may be a region of it: a region of a video frame is read as the whole frame would be (doubling
+///     every small region of a 720p frame cost more than all other reading of a barcodes-only scan).
 /// The caller's other knobs are kept. Never throws: a failure is "not found".
-std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &gray, int missing,
+std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &gray, int pictureLongSide, int missing,
                                                                  const ZXing::ReaderOptions &caller) noexcept {
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
     std::vector<std::pair<ZXing::Barcode, double>> found;
@@ -283,7 +285,7 @@ std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &
             cv::resize(gray, half, cv::Size((gray.cols + 1) / 2, (gray.rows + 1) / 2), 0, 0, cv::INTER_AREA);
             take(half, false, static_cast<double>(gray.cols) / half.cols);
         }
-        if (missing != 0 && std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
+        if (missing != 0 && pictureLongSide <= maxLongSideToDouble) {
             cv::Mat twice;
             cv::resize(gray, twice, cv::Size(gray.cols * 2, gray.rows * 2), 0, 0, cv::INTER_CUBIC);
             take(twice, true, 0.5);
@@ -523,8 +525,9 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     }
     cbridge::appendMergingSequences(results, scale, barcodes);
     if (missingSecondChanceFormats != 0 && options->try_harder != 0) {
+        const int pictureLongSide = static_cast<int>(std::lround(std::max(image->width(), image->height()) / scale));
         for (const auto &[result, toGray] :
-             cbridge::readSecondChances(gray, missingSecondChanceFormats, zxingOptions)) {
+             cbridge::readSecondChances(gray, pictureLongSide, missingSecondChanceFormats, zxingOptions)) {
             barcodes.append(result, scale * toGray);
         }
     }

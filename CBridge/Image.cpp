@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 CB_Image::CB_Image(cv::Mat bgr) : width_(bgr.cols), height_(bgr.rows), bgr_(std::move(bgr)) {}
 
@@ -64,12 +65,69 @@ const cv::Mat &CB_Image::gray() const {
                 }
                 return table;
             }();
-            cv::LUT(i420_.rowRange(0, height_), fullRange, gray_);
+            // By hand, not cv::LUT: that splits a frame into parallel stripes, and on 2 cores busy decoding and
+            // reading the other frames the wait for the second stripe cost more than the lookup (7 % of a
+            // barcodes-only video scan's CPU under cv::LUT).
+            gray_.create(height_, width_, CV_8UC1);
+            const uint8_t *table = fullRange.ptr<uint8_t>();
+            for (int row = 0; row < height_; ++row) {
+                const uint8_t *luma = i420_.ptr<uint8_t>(row);
+                uint8_t *out = gray_.ptr<uint8_t>(row);
+                for (int x = 0; x < width_; ++x) {
+                    out[x] = table[luma[x]];
+                }
+            }
         } else {
             cv::cvtColor(bgr_, gray_, cv::COLOR_BGR2GRAY);
         }
     });
     return gray_;
+}
+
+namespace {
+
+/// The block means of `gray`'s whole `cell` x `cell` cells, summed in one pass on the calling thread. The same
+/// bytes as cv::resize's INTER_AREA at 16 px cells (checked on noise and blurred noise; its 2 px path rounds
+/// otherwise) in two thirds of its time, without its parallel stripes.
+cv::Mat blockMeans(const cv::Mat &gray, int cell) {
+    const int columns = gray.cols / cell;
+    const int rows = gray.rows / cell;
+    cv::Mat means(rows, columns, CV_8UC1);
+    const uint32_t area = static_cast<uint32_t>(cell * cell);
+    std::vector<uint32_t> sums(static_cast<size_t>(columns));
+    for (int row = 0; row < rows; ++row) {
+        std::fill(sums.begin(), sums.end(), 0u);
+        for (int y = row * cell; y < (row + 1) * cell; ++y) {
+            const uint8_t *pixels = gray.ptr<uint8_t>(y);
+            for (int column = 0; column < columns; ++column) {
+                uint32_t sum = 0;
+                for (int x = column * cell; x < (column + 1) * cell; ++x) {
+                    sum += pixels[x];
+                }
+                sums[static_cast<size_t>(column)] += sum;
+            }
+        }
+        uint8_t *out = means.ptr<uint8_t>(row);
+        for (int column = 0; column < columns; ++column) {
+            // Half to even, as cvRound.
+            const uint32_t sum = sums[static_cast<size_t>(column)];
+            uint32_t mean = sum / area;
+            const uint32_t twiceRest = 2 * (sum % area);
+            mean += twiceRest > area || (twiceRest == area && mean % 2 == 1) ? 1 : 0;
+            out[column] = static_cast<uint8_t>(mean);
+        }
+    }
+    return means;
+}
+
+}  // namespace
+
+cv::Mat CB_Image::cellMeans(int cell) const {
+    std::call_once(cellMeansMade_, [&] {
+        cellMeans_ = blockMeans(gray(), cell);
+        cellMeansCell_ = cell;
+    });
+    return cellMeansCell_ == cell ? cellMeans_ : blockMeans(gray(), cell);
 }
 
 cv::Mat cbridge::resized(const cv::Mat &source, double factor, int interpolation) {
@@ -135,9 +193,8 @@ extern "C" CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_
     if (columns == 0 || rows == 0) {
         return CB_OK;
     }
-    // INTER_AREA at an integer factor is exactly the block mean, and OpenCV's fastest resize path.
-    cv::Mat means(rows, columns, CV_8UC1, out);
-    cv::resize(image->gray()(cv::Rect(0, 0, columns * cell, rows * cell)), means, means.size(), 0, 0, cv::INTER_AREA);
+    const cv::Mat means = image->cellMeans(cell);
+    std::memcpy(out, means.data, static_cast<size_t>(columns) * static_cast<size_t>(rows));
     return CB_OK;
     CB_CATCH
 }

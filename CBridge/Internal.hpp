@@ -146,6 +146,11 @@ struct CB_Image {
     cbridge::Orientation orientation;
     /// gray() turned upright (gray() itself when it is). Thread-safe.
     const cv::Mat &uprightGray() const;
+    /// The mean gray of every `cell` x `cell` block of gray() (cells cut by the right or bottom edge left out),
+    /// rounded half to even. Kept for the first cell size asked, so that the frame's means can
+    /// be made side by side with other frames' and read later, in order (the change-gated barcode reader);
+    /// another size is computed each time. Thread-safe.
+    cv::Mat cellMeans(int cell) const;
 
 private:
     CB_Image() = default;
@@ -158,6 +163,9 @@ private:
     mutable std::once_flag grayMade_;
     mutable cv::Mat uprightGray_;
     mutable std::once_flag uprightGrayMade_;
+    mutable cv::Mat cellMeans_;
+    mutable int cellMeansCell_ = 0;
+    mutable std::once_flag cellMeansMade_;
 };
 
 // Every entry point's body runs between these: no C++ exception may cross the C header.

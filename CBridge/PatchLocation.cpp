@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace {
 
@@ -46,22 +47,49 @@ namespace {
 
 /// Normalised cross-correlation (as TM_CCOEFF_NORMED) of `needle` at every corner position in `haystack`,
 /// computed directly: for the few positions of a refinement, cv::matchTemplate's Fourier transform of the whole
-/// patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. -1 where the window is flat;
-/// empty when the needle is.
+/// patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact integers, row by
+/// row (cv::sum and Mat::dot on each window gave the same scores at several times the cost: a call per window and
+/// product). -1 where the window is flat; empty when the needle is.
 cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
+    CV_Assert(haystack.type() == CV_8UC1 && needle.type() == CV_8UC1);
     const double count = static_cast<double>(needle.total());
-    const double needleSum = cv::sum(needle)[0];
-    const double needleVariance = needle.dot(needle) - needleSum * needleSum / count;
+    // A row's sums fit 32 bits (at most 16384 pixels of 255 squared); a patch's need 64.
+    uint64_t needleSum = 0, needleSquares = 0;
+    for (int row = 0; row < needle.rows; ++row) {
+        const uint8_t *pixels = needle.ptr<uint8_t>(row);
+        uint32_t sum = 0, squares = 0;
+        for (int x = 0; x < needle.cols; ++x) {
+            sum += pixels[x];
+            squares += static_cast<uint32_t>(pixels[x]) * pixels[x];
+        }
+        needleSum += sum;
+        needleSquares += squares;
+    }
+    const double needleVariance =
+        static_cast<double>(needleSquares) - static_cast<double>(needleSum) * static_cast<double>(needleSum) / count;
     if (needleVariance <= 0) {
         return {};
     }
     cv::Mat scores(haystack.rows - needle.rows + 1, haystack.cols - needle.cols + 1, CV_32F);
     for (int y = 0; y < scores.rows; ++y) {
         for (int x = 0; x < scores.cols; ++x) {
-            const cv::Mat window = haystack(cv::Rect(x, y, needle.cols, needle.rows));
-            const double windowSum = cv::sum(window)[0];
-            const double windowVariance = window.dot(window) - windowSum * windowSum / count;
-            const double covariance = window.dot(needle) - windowSum * needleSum / count;
+            uint64_t windowSum = 0, windowSquares = 0, products = 0;
+            for (int row = 0; row < needle.rows; ++row) {
+                const uint8_t *window = haystack.ptr<uint8_t>(y + row) + x;
+                const uint8_t *pixels = needle.ptr<uint8_t>(row);
+                uint32_t sum = 0, squares = 0, product = 0;
+                for (int column = 0; column < needle.cols; ++column) {
+                    sum += window[column];
+                    squares += static_cast<uint32_t>(window[column]) * window[column];
+                    product += static_cast<uint32_t>(window[column]) * pixels[column];
+                }
+                windowSum += sum;
+                windowSquares += squares;
+                products += product;
+            }
+            const double sum = static_cast<double>(windowSum);
+            const double windowVariance = static_cast<double>(windowSquares) - sum * sum / count;
+            const double covariance = static_cast<double>(products) - sum * static_cast<double>(needleSum) / count;
             const double scale = std::sqrt(std::max(windowVariance, 0.0) * std::max(needleVariance, 0.0));
             scores.at<float>(y, x) = scale > 0 ? static_cast<float>(covariance / scale) : -1.0f;
         }

@@ -198,8 +198,8 @@ typedef enum CB_Format {
 typedef struct CB_BarcodeOptions {
     int formats;       /* CB_Format flags; 0 means CB_FORMAT_DEFAULT (all but the opt-in ones) */
     int try_harder;    /* zxing ReaderOptions::tryHarder; also second chances for the QR, PDF417, Data Matrix
-                          and Aztec formats asked for and not read: the image halved, then (images up to 640 px)
-                          doubled and binarised globally */
+                          and Aztec formats asked for and not read: the image halved, then (images up to 640 px,
+                          whatever the region read) doubled and binarised globally */
     int try_rotate;    /* zxing ReaderOptions::tryRotate */
     int try_inverted;  /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
     int max_dimension; /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's

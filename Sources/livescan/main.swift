@@ -52,8 +52,13 @@ func restartWithSingleThreadedOpenMPIfNeeded(readsText: Bool) {
 /// each picture) 478 -> 395 MB, at 7 s more over the 48 (50 -> 57 s: each large block is zeroed afresh). The
 /// command sets it for its own process; the library changes no process-wide state, and an app embedding it may do
 /// the same (`mallopt(M_MMAP_THRESHOLD, 131072)`, or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`).
-func keepLargeBlocksReturnable() {
-    _ = glibcMallopt(glibcMmapThreshold, 128 * 1024)
+/// Only when text is read, which is when the large networks are made and freed: a barcodes-only video scan frees a
+/// frame's 1-3 MB of pixels every frame, and with the fixed threshold each came back as fresh pages to be faulted
+/// in and zeroed (3.2 s of kernel time over a minute of 720p, against 0.5 s).
+func keepLargeBlocksReturnable(readsText: Bool) {
+    if readsText {
+        _ = glibcMallopt(glibcMmapThreshold, 128 * 1024)
+    }
 }
 
 /// glibc's mallopt(3) and its M_MMAP_THRESHOLD (malloc.h), which Swift's Glibc module does not import.
@@ -80,7 +85,7 @@ func runCommand(_ arguments: [String]) -> ExitCode {
         do {
             let options = try ScanOptions(rest)
             restartWithSingleThreadedOpenMPIfNeeded(readsText: options.wantsText)
-            keepLargeBlocksReturnable()
+            keepLargeBlocksReturnable(readsText: options.wantsText)
             return ScanCommand(options: options).run()
         } catch let error as UsageError {
             return Diagnostics.usage(error)

@@ -326,6 +326,34 @@ import LiveScanScenes
         #expect(fast.isEmpty)
     }
 
+    /// A region of a video frame is read as the whole frame is (as `accurate`, which reads every frame whole, reads
+    /// it): whether the doubled second chance runs is decided by the frame's size, not the region's. The PDF417 at
+    /// 2 px a module reads doubled in its own 480 x 240 photo; pasted into a 1280 x 720 frame, a whole read does not
+    /// double, and a read of a 512 x 272 region around it no longer does either (doubling each small region of a
+    /// barcodes-only 720p video scan cost more than the rest of its region reads).
+    @Test func aRegionOfAFrameGetsTheSecondChancesOfTheWholeFrame() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures").appendingPathComponent("pdf417-fine-modules.png").path
+        let photo = try FrameImage(contentsOf: path)
+        let detector = ZXingBarcodeDetector(options: QualityLevel.balanced.barcodeOptions(symbologies: []))
+        #expect(try detector.detect(in: Frame(image: photo, index: 0, time: 0)).count == 1)
+
+        let (width, height, left, top) = (1280, 720, 400, 240)
+        let photoGray = try photo.grayPixels()
+        var canvas = [UInt8](repeating: 255, count: width * height)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                canvas[(top + y) * width + left + x] = photoGray[y * photo.width + x]
+            }
+        }
+        let frame = Frame(image: try FrameImage(pixels: canvas, width: width, height: height, channels: 1), index: 0,
+                          time: 0)
+        let whole = try detector.detect(in: frame, region: nil)
+        let region = PixelRect(x: left - 16, y: top - 16, width: photo.width + 32, height: photo.height + 32)
+        #expect(try detector.detect(in: frame, region: region).map(\.payloadData) == whole.map(\.payloadData))
+        #expect(whole.isEmpty)
+    }
+
     /// A 4000-pixel-wide still of a QR code at 2 pixels a module: the 1920-pixel frame budget would leave under a
     /// pixel a module; a scan of the image reads it at its full size.
     @Test func aLargeStillIsReadAtItsFullSize() throws {

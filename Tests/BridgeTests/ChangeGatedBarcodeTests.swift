@@ -172,4 +172,32 @@ import LiveScanScenes
         #expect(means == [0, 239])
         #expect(try FrameImage(pixels: pixels, width: 40, height: 20, channels: 1).cellMeans(cell: 32).means.isEmpty)
     }
+
+    /// CBridge keeps a frame's means for the first cell size asked (the read-ahead makes them before the frame's
+    /// turn); another size asked of the same frame still gets means of its own size, on a rendered frame's pixels.
+    @Test func cellMeansOfAnotherSizeAreNotTheKeptOnes() throws {
+        let picture = try frame(SceneRenderer(scene: ScenePreset.still720.scene).render(frame: 0)).bridgeImage()
+        let gray = try picture.grayPixels()
+        func blockMeans(cell: Int) -> [UInt8] {
+            var means: [UInt8] = []
+            for row in 0..<(picture.height / cell) {
+                for column in 0..<(picture.width / cell) {
+                    var sum = 0
+                    for y in row * cell..<(row + 1) * cell {
+                        for x in column * cell..<(column + 1) * cell {
+                            sum += Int(gray[y * picture.width + x])
+                        }
+                    }
+                    means.append(UInt8((Double(sum) / Double(cell * cell)).rounded(.toNearestOrEven)))
+                }
+            }
+            return means
+        }
+        let first = try picture.cellMeans(cell: 16)
+        #expect(first.columns == picture.width / 16 && first.means == blockMeans(cell: 16))
+        let other = try picture.cellMeans(cell: 10)
+        #expect(other.columns == picture.width / 10 && other.rows == picture.height / 10)
+        #expect(other.means == blockMeans(cell: 10))
+        #expect(try picture.cellMeans(cell: 16).means == first.means)
+    }
 }

@@ -47,6 +47,53 @@ import LiveScanTestSupport
         #expect(indices == [0, 1, 2, 3, 4])
     }
 
+    /// A reading in order, whose preparation is slower on odd frames: each frame must still be read after its own
+    /// preparation, in order, one at a time.
+    final class PreparedInOrder: BarcodeReading, @unchecked Sendable {
+        private let lock = NSLock()
+        private var prepared = Set<Int>()
+        private(set) var readUnprepared: [Int] = []
+        private(set) var readOrder: [Int] = []
+        private var reading = false
+        private(set) var overlapped = false
+
+        var readsInOrder: Bool { true }
+
+        func prepare(_ frame: Frame) {
+            usleep(frame.index % 2 == 1 ? 3000 : 100)
+            lock.withLock { _ = prepared.insert(frame.index) }
+        }
+
+        func barcodes(in frame: Frame) throws -> [Observation] {
+            lock.withLock {
+                overlapped = overlapped || reading
+                reading = true
+                if !prepared.contains(frame.index) {
+                    readUnprepared.append(frame.index)
+                }
+                readOrder.append(frame.index)
+            }
+            usleep(200)
+            lock.withLock { reading = false }
+            return [code("frame \(frame.index)", x: 10, y: 10)]
+        }
+    }
+
+    @Test func aReadingInOrderReadsEachFrameAfterItsPreparationOneAtATime() throws {
+        let reading = PreparedInOrder()
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 30), reading: reading, depth: 4)
+        defer { readAhead.stop() }
+        var taken: [(Int, [String?])] = []
+        while let (frame, barcodes) = try readAhead.next() {
+            taken.append((frame.index, barcodes.map(\.payloadStringValue)))
+        }
+        #expect(taken.map(\.0) == Array(0..<30))
+        #expect(taken.allSatisfy { $0.1 == ["frame \($0.0)"] })
+        #expect(reading.readOrder == Array(0..<30))
+        #expect(reading.readUnprepared.isEmpty, "read before prepared: \(reading.readUnprepared)")
+        #expect(!reading.overlapped)
+    }
+
     @Test func stoppingAnEndlessSourceMidwayReturns() throws {
         let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: nil), reading: WholeFrameReading(UnevenDetector()), depth: 2)
         _ = try readAhead.next()

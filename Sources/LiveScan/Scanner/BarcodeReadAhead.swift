@@ -4,7 +4,8 @@ import Foundation
 /// reads frames ahead (bounded by `depth`) and hands each to a queue for barcode reading; `next()` returns
 /// frames strictly in order with their barcodes. A reading that keeps nothing between frames reads them side
 /// by side on a concurrent queue; one that compares each frame with the last (`BarcodeReading.readsInOrder`)
-/// reads them one after the other on a serial one. While it runs, the read-ahead is the one thread that reads
+/// reads them one after the other on a serial one, each prepared beforehand side by side
+/// (`BarcodeReading.prepare`). While it runs, the read-ahead is the one thread that reads
 /// the source. Text reading (whose cache depends on the previous frame) and tracking
 /// stay on the scanner's thread.
 ///
@@ -23,6 +24,8 @@ final class BarcodeReadAhead: @unchecked Sendable {
 
     private let source: FrameSource
     private let read: @Sendable (Frame) throws -> [Observation]
+    /// nil when frames are read side by side: reading is all there is.
+    private let prepare: (@Sendable (Frame) -> Void)?
     private let queue: DispatchQueue
     private let depth: Int
     private let condition = NSCondition()
@@ -39,6 +42,11 @@ final class BarcodeReadAhead: @unchecked Sendable {
     init(source: FrameSource, reading: any BarcodeReading, depth: Int) {
         self.source = source
         read = { try reading.barcodes(in: $0) }
+        if reading.readsInOrder {
+            prepare = { frame in reading.prepare(frame) }
+        } else {
+            prepare = nil
+        }
         queue = reading.readsInOrder ? DispatchQueue(label: "LiveScan.barcodes") : DispatchQueue.global()
         self.depth = max(depth, 1)
         let reader = Thread { [self] in readFrames() }
@@ -118,7 +126,16 @@ final class BarcodeReadAhead: @unchecked Sendable {
                 pending.decoded.signal()
                 return
             }
+            let prepared = prepare.map { prepare in
+                let done = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    prepare(frame)
+                    done.signal()
+                }
+                return done
+            }
             queue.async { [read] in
+                prepared?.wait()
                 pending.barcodes = Result { try read(frame) }
                 pending.decoded.signal()
             }

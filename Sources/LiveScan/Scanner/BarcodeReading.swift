@@ -7,7 +7,15 @@ protocol BarcodeReading: Sendable {
     /// Whether each frame is compared with the one before: frames must then be read one after another, in
     /// order; otherwise they may be read side by side.
     var readsInOrder: Bool { get }
+    /// Work on `frame` alone that a reading in order can have done side by side with other frames', before its
+    /// turn comes (its gray pixels, its cell means), so that the frames' serial chain holds only what compares
+    /// them. May be called from any thread; a failure is left for `barcodes(in:)` to meet and report.
+    func prepare(_ frame: Frame)
     func barcodes(in frame: Frame) throws -> [Observation]
+}
+
+extension BarcodeReading {
+    func prepare(_ frame: Frame) {}
 }
 
 /// Every frame read whole by one detector. It keeps nothing between frames, so frames can be read side by side.
