@@ -147,9 +147,9 @@ struct CB_Image {
     /// gray() turned upright (gray() itself when it is). Thread-safe.
     const cv::Mat &uprightGray() const;
     /// The mean gray of every `cell` x `cell` block of gray() (cells cut by the right or bottom edge left out),
-    /// rounded half to even. Kept for the first cell size asked, so that the frame's means can
-    /// be made side by side with other frames' and read later, in order (the change-gated barcode reader);
-    /// another size is computed each time. Thread-safe.
+    /// rounded half to even. Kept for the first cell size asked, so that a frame's means can be made ahead of its
+    /// turn, on another thread, and read when its turn comes (the change-gated barcode reader); another size is
+    /// computed each time. Thread-safe.
     cv::Mat cellMeans(int cell) const;
 
 private:

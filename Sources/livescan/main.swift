@@ -54,7 +54,7 @@ func restartWithSingleThreadedOpenMPIfNeeded(readsText: Bool) {
 /// the same (`mallopt(M_MMAP_THRESHOLD, 131072)`, or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`).
 /// Only when text is read, which is when the large networks are made and freed: a barcodes-only video scan frees a
 /// frame's 1-3 MB of pixels every frame, and with the fixed threshold each came back as fresh pages to be faulted
-/// in and zeroed (3.2 s of kernel time over a minute of 720p, against 0.5 s).
+/// in and zeroed (3.2-4.8 s of kernel time over a minute of 720p, against 0.3-0.9 s).
 func keepLargeBlocksReturnable(readsText: Bool) {
     if readsText {
         _ = glibcMallopt(glibcMmapThreshold, 128 * 1024)

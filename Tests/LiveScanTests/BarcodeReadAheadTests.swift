@@ -12,15 +12,20 @@ import LiveScanTestSupport
         }
     }
 
-    @Test func framesComeBackInOrderWithTheirOwnBarcodes() throws {
-        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), reading: WholeFrameReading(UnevenDetector()), depth: 3)
-        defer { readAhead.stop() }
+    /// Takes every frame of `readAhead`: `count` of them, in order, each with the one code its reading made of it.
+    func expectEachFrameInOrderWithItsOwnCode(from readAhead: BarcodeReadAhead, count: Int) throws {
         var taken: [(Int, [String?])] = []
         while let (frame, barcodes) = try readAhead.next() {
             taken.append((frame.index, barcodes.map(\.payloadStringValue)))
         }
-        #expect(taken.map(\.0) == Array(0..<40))
+        #expect(taken.map(\.0) == Array(0..<count))
         #expect(taken.allSatisfy { $0.1 == ["frame \($0.0)"] })
+    }
+
+    @Test func framesComeBackInOrderWithTheirOwnBarcodes() throws {
+        let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 40), reading: WholeFrameReading(UnevenDetector()), depth: 3)
+        defer { readAhead.stop() }
+        try expectEachFrameInOrderWithItsOwnCode(from: readAhead, count: 40)
         #expect(try readAhead.next() == nil, "the end stays the end")
     }
 
@@ -83,12 +88,7 @@ import LiveScanTestSupport
         let reading = PreparedInOrder()
         let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 30), reading: reading, depth: 4)
         defer { readAhead.stop() }
-        var taken: [(Int, [String?])] = []
-        while let (frame, barcodes) = try readAhead.next() {
-            taken.append((frame.index, barcodes.map(\.payloadStringValue)))
-        }
-        #expect(taken.map(\.0) == Array(0..<30))
-        #expect(taken.allSatisfy { $0.1 == ["frame \($0.0)"] })
+        try expectEachFrameInOrderWithItsOwnCode(from: readAhead, count: 30)
         #expect(reading.readOrder == Array(0..<30))
         #expect(reading.readUnprepared.isEmpty, "read before prepared: \(reading.readUnprepared)")
         #expect(!reading.overlapped)

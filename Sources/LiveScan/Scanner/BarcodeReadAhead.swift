@@ -4,8 +4,10 @@ import Foundation
 /// reads frames ahead (bounded by `depth`) and hands each to a queue for barcode reading; `next()` returns
 /// frames strictly in order with their barcodes. A reading that keeps nothing between frames reads them side
 /// by side on a concurrent queue; one that compares each frame with the last (`BarcodeReading.readsInOrder`)
-/// reads them one after the other on a serial one, each prepared beforehand side by side
-/// (`BarcodeReading.prepare`). While it runs, the read-ahead is the one thread that reads
+/// reads them one after the other on a serial one, each prepared first by the thread that reads the source
+/// (`BarcodeReading.prepare`), while earlier frames are being read: that thread mostly waits on the decoder's own
+/// threads, and preparing there beat a hop through a concurrent queue (1-minute 720p barcodes-only scan, 5 runs
+/// each: 7.2-8.7 s against 7.7-9.0 s). While it runs, the read-ahead is the one thread that reads
 /// the source. Text reading (whose cache depends on the previous frame) and tracking
 /// stay on the scanner's thread.
 ///
@@ -126,16 +128,8 @@ final class BarcodeReadAhead: @unchecked Sendable {
                 pending.decoded.signal()
                 return
             }
-            let prepared = prepare.map { prepare in
-                let done = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
-                    prepare(frame)
-                    done.signal()
-                }
-                return done
-            }
+            prepare?(frame)
             queue.async { [read] in
-                prepared?.wait()
                 pending.barcodes = Result { try read(frame) }
                 pending.decoded.signal()
             }

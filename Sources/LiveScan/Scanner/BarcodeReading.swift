@@ -7,9 +7,10 @@ protocol BarcodeReading: Sendable {
     /// Whether each frame is compared with the one before: frames must then be read one after another, in
     /// order; otherwise they may be read side by side.
     var readsInOrder: Bool { get }
-    /// Work on `frame` alone that a reading in order can have done side by side with other frames', before its
-    /// turn comes (its gray pixels, its cell means), so that the frames' serial chain holds only what compares
-    /// them. May be called from any thread; a failure is left for `barcodes(in:)` to meet and report.
+    /// Work on `frame` alone that a reading in order can have done before its turn comes (its gray pixels, its
+    /// cell means), while earlier frames are read, so that the frames' serial chain holds only what compares
+    /// them. Called from another thread than `barcodes(in:)`; a failure is left for `barcodes(in:)` to meet and
+    /// report.
     func prepare(_ frame: Frame)
     func barcodes(in frame: Frame) throws -> [Observation]
 }
