@@ -26,8 +26,7 @@ final class BarcodeReadAhead: @unchecked Sendable {
 
     private let source: FrameSource
     private let read: @Sendable (Frame) throws -> [Observation]
-    /// nil when frames are read side by side: reading is all there is.
-    private let prepare: (@Sendable (Frame) -> Void)?
+    private let prepare: @Sendable (Frame) -> Void
     private let queue: DispatchQueue
     private let depth: Int
     private let condition = NSCondition()
@@ -44,11 +43,7 @@ final class BarcodeReadAhead: @unchecked Sendable {
     init(source: FrameSource, reading: any BarcodeReading, depth: Int) {
         self.source = source
         read = { try reading.barcodes(in: $0) }
-        if reading.readsInOrder {
-            prepare = { frame in reading.prepare(frame) }
-        } else {
-            prepare = nil
-        }
+        prepare = { reading.prepare($0) }
         queue = reading.readsInOrder ? DispatchQueue(label: "LiveScan.barcodes") : DispatchQueue.global()
         self.depth = max(depth, 1)
         let reader = Thread { [self] in readFrames() }
@@ -128,7 +123,7 @@ final class BarcodeReadAhead: @unchecked Sendable {
                 pending.decoded.signal()
                 return
             }
-            prepare?(frame)
+            prepare(frame)
             queue.async { [read] in
                 pending.barcodes = Result { try read(frame) }
                 pending.decoded.signal()
