@@ -156,6 +156,24 @@ extern "C" int CB_Image_width(const CB_Image *image) { return image == nullptr ?
 
 extern "C" int CB_Image_height(const CB_Image *image) { return image == nullptr ? 0 : image->height(); }
 
+extern "C" CB_Quad CB_Image_upright_outline(const CB_Image *image) {
+    CB_Quad outline{};
+    if (image == nullptr) {
+        return outline;
+    }
+    const cv::Size stored(image->width(), image->height());
+    const bool turned = image->orientation.exif >= 5;  // a quarter turn or a transposition swaps the sides
+    const cv::Size upright = turned ? cv::Size(stored.height, stored.width) : stored;
+    const CB_Quad corners = cbridge::quadOf(cv::Rect2f(0, 0, float(upright.width), float(upright.height)));
+    for (int corner = 0; corner < 4; ++corner) {
+        const cv::Point2f point =
+            image->orientation.toStored(cv::Point2f(corners.x[corner], corners.y[corner]), stored);
+        outline.x[corner] = point.x;
+        outline.y[corner] = point.y;
+    }
+    return outline;
+}
+
 extern "C" CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacity) {
     CB_TRY
     CB_REQUIRE(image != nullptr && out != nullptr, "CB_Image_copy_gray: NULL argument");

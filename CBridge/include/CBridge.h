@@ -81,6 +81,11 @@ void CB_Image_delete(CB_Image *image);
 int CB_Image_width(const CB_Image *image);
 int CB_Image_height(const CB_Image *image);
 /**
+ * The picture's outline in its stored pixels, its corners named as the picture stands upright (its Exif
+ * orientation applied; CB_Quad's order): the quad that reads the whole picture as one line. Zeros for NULL.
+ */
+CB_Quad CB_Image_upright_outline(const CB_Image *image);
+/**
  * How sharp the picture is: the variance of the Laplacian of its gray image, reduced to at most 640
  * pixels wide first. Blurred pictures score low; the scale depends on content, so compare like scenes.
  */
@@ -384,15 +389,15 @@ void CB_TextBoxes_free(CB_TextBox *boxes);
  */
 int CB_TextDetector_close_crop_margin(int width, int height, const CB_TextDetectorOptions *options);
 
-/* ---- Scene text recognition: PP-OCRv4's line recogniser through OpenCV dnn --------------------------- */
+/* ---- Scene text recognition: PP-OCRv6 small's line recogniser through OpenCV dnn --------------------- */
 
 typedef struct CB_LineReader CB_LineReader;
 
 /**
- * Loads PP-OCRv4's line recogniser (SVTR-LCNet, CTC; Chinese and Latin script) as `make setup` rewrites it for
- * OpenCV 4.6: `narrow_model_path` and `wide_model_path`, the same network read at input widths 320 and 640
- * (models/ppocr-v4-rec-opencv-320.onnx, -640.onnx), and `keys_path`, its character list
- * (models/ppocr-v4-rec-keys.txt). The files are read now; each network is made the first time a line needs it.
+ * Loads PP-OCRv6 small's line recogniser (SVTR, CTC; Latin, Chinese and Japanese script) as `make setup` rewrites
+ * it for OpenCV 4.6: `narrow_model_path` and `wide_model_path`, the same network read at input widths 320 and 640
+ * (models/ppocr-v6-rec-opencv-320.onnx, -640.onnx), and `keys_path`, its character list
+ * (models/ppocr-v6-rec-keys.txt). The files are read now; each network is made the first time a line needs it.
  * CB_MODEL_MISSING, naming `make setup`, when a file is absent or does not load.
  */
 CB_Status CB_LineReader_new(const char *narrow_model_path, const char *wide_model_path, const char *keys_path,

@@ -4,7 +4,7 @@ internal import CBridge
 @testable import LiveScan
 import LiveScanScenes
 
-/// The learned line recogniser the tests share (models/ppocr-v4-rec-opencv-*.onnx, fetched by `make setup`).
+/// The learned line recogniser the tests share (models/ppocr-v6-rec-opencv-*.onnx, fetched by `make setup`).
 let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLineReader() }
 
 @Suite struct LearnedLineReaderTests {

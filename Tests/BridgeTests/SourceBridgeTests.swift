@@ -136,34 +136,9 @@ import LiveScanScenes
         let code = SceneItem.barcode("qr", .qr, "EXIF-\(orientation)", moduleSize: 5, at: ScenePoint(x: 230, y: 210))
         let renderer = try SceneRenderer(scene: Scene(name: "upright", width: 460, height: 300, items: [line, code]))
         let upright = try renderer.render(frame: 0)
-        let quarter = orientation != 3
-        let (width, height) = quarter ? (upright.height, upright.width) : (upright.width, upright.height)
-        // Which upright pixel each stored one shows (Exif 2.32's orientation table), and where an upright point
-        // is in the stored pixels.
-        let shown: (Int, Int) -> (Int, Int) = switch orientation {
-        case 6: { x, y in (height - 1 - y, x) }
-        case 8: { x, y in (y, width - 1 - x) }
-        default: { x, y in (width - 1 - x, height - 1 - y) }
-        }
-        let place: (ScenePoint) -> Point = switch orientation {
-        case 6: { Point(x: $0.y, y: Double(height) - $0.x) }
-        case 8: { Point(x: Double(width) - $0.y, y: $0.x) }
-        default: { Point(x: Double(width) - $0.x, y: Double(height) - $0.y) }
-        }
-        var stored = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (u, v) = shown(x, y)
-                for channel in 0..<3 {
-                    stored[(y * width + x) * 3 + channel] = upright.pixels[(v * upright.width + u) * 3 + channel]
-                }
-            }
-        }
-        let plain = folder.appendingPathComponent("plain.jpg").path
-        try FrameImage(pixels: stored, width: width, height: height, channels: 3).write(to: plain)
-        let turned = folder.appendingPathComponent("turned.jpg").path
-        try Self.withExifOrientation(orientation, jpeg: Data(contentsOf: URL(fileURLWithPath: plain)))
-            .write(to: URL(fileURLWithPath: turned))
+        let (plain, turned, place) = try Self.storeTurned(upright.pixels, width: upright.width, height: upright.height,
+                                                          orientation: orientation, in: folder)
+        let (width, height) = orientation != 3 ? (upright.height, upright.width) : (upright.width, upright.height)
         // Where the upright picture's corners are in the stored pixels.
         let toStored = { (quad: SceneQuad) -> Bounds in
             let corners = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft].map(place)
@@ -185,6 +160,42 @@ import LiveScanScenes
         // The same stored pixels without the orientation: the line is sideways or upside down; nothing reads it.
         let sideways = Frame(image: try FrameImage(contentsOf: plain), index: 0, time: 0)
         #expect(try recognizer.recognize(in: sideways, excluding: codes.map(\.bounds)).isEmpty)
+    }
+
+    /// The upright BGR picture `pixels` stored as a phone stores it for `orientation` (6, 8 or 3): `plain`, a JPEG
+    /// of the stored pixels alone, and `turned`, the same with the Exif orientation that shows them upright; and
+    /// where a point of the upright picture lies in the stored pixels.
+    static func storeTurned(_ pixels: [UInt8], width: Int, height: Int, orientation: UInt8, in folder: URL) throws
+        -> (plain: String, turned: String, place: (ScenePoint) -> Point)
+    {
+        let (storedWidth, storedHeight) = orientation != 3 ? (height, width) : (width, height)
+        // Which upright pixel each stored one shows (Exif 2.32's orientation table), and where an upright point
+        // is in the stored pixels.
+        let shown: (Int, Int) -> (Int, Int) = switch orientation {
+        case 6: { x, y in (storedHeight - 1 - y, x) }
+        case 8: { x, y in (y, storedWidth - 1 - x) }
+        default: { x, y in (storedWidth - 1 - x, storedHeight - 1 - y) }
+        }
+        let place: (ScenePoint) -> Point = switch orientation {
+        case 6: { Point(x: $0.y, y: Double(storedHeight) - $0.x) }
+        case 8: { Point(x: Double(storedWidth) - $0.y, y: $0.x) }
+        default: { Point(x: Double(storedWidth) - $0.x, y: Double(storedHeight) - $0.y) }
+        }
+        var stored = [UInt8](repeating: 0, count: storedWidth * storedHeight * 3)
+        for y in 0..<storedHeight {
+            for x in 0..<storedWidth {
+                let (u, v) = shown(x, y)
+                for channel in 0..<3 {
+                    stored[(y * storedWidth + x) * 3 + channel] = pixels[(v * width + u) * 3 + channel]
+                }
+            }
+        }
+        let plain = folder.appendingPathComponent("plain-\(orientation).jpg").path
+        try FrameImage(pixels: stored, width: storedWidth, height: storedHeight, channels: 3).write(to: plain)
+        let turned = folder.appendingPathComponent("turned-\(orientation).jpg").path
+        try withExifOrientation(orientation, jpeg: Data(contentsOf: URL(fileURLWithPath: plain)))
+            .write(to: URL(fileURLWithPath: turned))
+        return (plain, turned, place)
     }
 
     /// `jpeg` with an Exif block (APP1: a little-endian TIFF header, IFD0 holding only Orientation) after its

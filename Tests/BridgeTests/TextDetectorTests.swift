@@ -124,6 +124,34 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect(read.map(\.transcript) == ["Harbour"], "\(still.frame.width)x\(still.frame.height): \(read)")
     }
 
+    /// A close crop that the learned recogniser reads surely as a whole is that one line, reported on the whole
+    /// picture, even when it is stored turned with an Exif orientation (a word cut out of a phone photo keeps its
+    /// tag): the picture's outline names its corners as it stands upright, in the stored pixels, so the crop is
+    /// read upright (read sideways it would read nothing sure, and the detector's boxes would be read instead).
+    @Test(arguments: [UInt8(6), 8, 3])
+    func aTurnedCloseCropIsReadWholeUpright(orientation: UInt8) throws {
+        _ = try sharedTextDetector.get()
+        _ = try sharedLineReader.get()
+        let still = try SceneRenderer.still(text: "Harbour", pixelHeight: 24, margin: 1)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-crop-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, turned, place) = try ImageFileTests.storeTurned(
+            still.frame.pixels, width: still.frame.width, height: still.frame.height, orientation: orientation,
+            in: folder)
+        let image = try FrameImage(contentsOf: turned)
+        let (width, height) = (Double(still.frame.width), Double(still.frame.height))
+        let outline = image.uprightOutline
+        let upright = [ScenePoint(x: 0, y: 0), ScenePoint(x: width, y: 0), ScenePoint(x: width, y: height),
+                       ScenePoint(x: 0, y: height)].map(place)
+        #expect([outline.topLeft, outline.topRight, outline.bottomRight, outline.bottomLeft] == upright)
+        let recognizer = try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"],
+                                                                                              stillImages: true))
+        let read = try recognizer.recognize(in: Frame(image: image, index: 0, time: 0), excluding: [])
+        #expect(read.map { $0.transcript } == ["Harbour"], "\(read)")
+        #expect(read.first?.bounds == outline)
+    }
+
     /// Still images at balanced use the detector; video keeps the edge locator.
     @Test func stillImagesAtBalancedUseTheDetector() {
         #expect(QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true).detector != nil)

@@ -51,6 +51,9 @@ public final class FrameImage: @unchecked Sendable {
 
     public var width: Int { Int(CB_Image_width(handle)) }
     public var height: Int { Int(CB_Image_height(handle)) }
+    /// The picture's outline, its corners named as it stands upright (a JPEG's Exif orientation applied): the box
+    /// that reads the whole picture as one line.
+    public var uprightOutline: Bounds { Bounds(CB_Image_upright_outline(handle)) }
 
     /// The pixels as 8-bit gray, `width * height` bytes, row by row.
     public func grayPixels() throws -> [UInt8] {

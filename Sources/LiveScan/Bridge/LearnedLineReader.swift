@@ -4,10 +4,10 @@ internal import CBridge
 /// The learned line recogniser's files (`scripts/fetch-models.sh`), found as `ModelFiles.locate` says.
 public enum LineRecognizerModel {
     /// The network read at input width 320 (lines up to 6.7 times as wide as tall) and at 640 (wider ones).
-    public static let narrowFileName = "ppocr-v4-rec-opencv-320.onnx"
-    public static let wideFileName = "ppocr-v4-rec-opencv-640.onnx"
+    public static let narrowFileName = "ppocr-v6-rec-opencv-320.onnx"
+    public static let wideFileName = "ppocr-v6-rec-opencv-640.onnx"
     /// Its character list.
-    public static let keysFileName = "ppocr-v4-rec-keys.txt"
+    public static let keysFileName = "ppocr-v6-rec-keys.txt"
     /// All three, in the order `CB_LineReader_new` takes them.
     public static let fileNames = [narrowFileName, wideFileName, keysFileName]
 }
@@ -27,9 +27,10 @@ public struct LearnedReading: Sendable, Equatable {
     public var text: String { words.map(\.text).joined(separator: " ") }
 }
 
-/// PP-OCRv4's line recogniser (`CB_LineReader_*`, SVTR-LCNet through OpenCV 4.6's dnn): one upright line, Latin or
-/// Chinese script. On ICDAR 2015's cropped scene words it reads 90 of 149 exactly where Tesseract reads 48
-/// (Benchmarks/text-detector-study.md), at about 100 ms a word on one core. Calls from several threads take turns.
+/// PP-OCRv6 small's line recogniser (`CB_LineReader_*`, SVTR through OpenCV 4.6's dnn): one upright line, Latin,
+/// Chinese or Japanese script. On ICDAR 2015's cropped scene words it reads 106 of 149 exactly where PP-OCRv4's
+/// read 90 and Tesseract 48 (Benchmarks/text-detector-study.md), at about the cost of PP-OCRv4's. Calls from several
+/// threads take turns.
 public final class LearnedLineReader: @unchecked Sendable {
     private let handle: OpaquePointer
 

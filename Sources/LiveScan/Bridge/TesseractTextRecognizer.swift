@@ -80,6 +80,10 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         var judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
                                       minimumWordConfidence: options.minimumWordConfidence,
                                       boxesHoldText: detector.isCloseCrop(frame))
+        if judge.boxesHoldText, !regions.isEmpty, let learnedReader,
+           let whole = try surelyReadWhole(frame, by: learnedReader) {
+            return [whole]
+        }
         let upright = try withEngine { engine in try regions.map { try engine.readBox(in: frame, region: $0) } }
         let uprightDocument = judge.isDocument(upright)
         var (readings, asRead) = uprightDocument ? (upright, regions) : try withEngine {
@@ -106,6 +110,21 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         // 0.078) and the SROIE receipts from 0.117 to 0.083, at 4 s more per page or receipt (100 ms a box).
         judge.boxesHoldText = judge.boxesHoldText || isDocument
         return readings.compactMap(judge.sceneLine)
+    }
+
+    /// A close crop read whole by the learned recogniser, when it is sure of its reading alone
+    /// (`DetectedLineReading.learnedSureConfidence`); nil otherwise. A close crop is cut out around its text, and
+    /// the detector's boxes inside it can cut the letters at its edges (`MOKING` of `SMOKING`) or take in a
+    /// neighbouring line's (`Giant HYPER`): of ICDAR 2015's 149 dev word crops, the boxes read 106 exactly, the
+    /// whole crops 106, a different 9 each; a whole reading kept when sure, the boxes' otherwise, read 112.
+    private func surelyReadWhole(_ frame: Frame, by learnedReader: LearnedLineReader) throws -> Observation? {
+        defer { learnedReader.releaseNetworks() }
+        let outline = try frame.bridgeImage().uprightOutline
+        let reading = try learnedReader.read(in: frame, region: outline)
+        let confidence = reading.words.map { $0.confidence }.reduce(0, +) / Double(max(reading.words.count, 1))
+        guard confidence >= DetectedLineReading.learnedSureConfidence,
+              TextPlausibility.isPlausibleLine(reading.text) else { return nil }
+        return .text(reading.text, confidence: confidence, bounds: outline)
     }
 
     /// A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as garbage:
@@ -143,8 +162,12 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     /// detector, its oriented boxes (those under `minimumTextHeight` left out).
     public func lineRegions(in frame: Frame) throws -> [Bounds] {
         if let detector {
-            return try detector.detect(in: frame).map(\.bounds)
-                .filter { $0.shortSide >= Double(options.minimumTextHeight) }
+            let isTallEnough = { (box: Bounds) in box.shortSide >= Double(self.options.minimumTextHeight) }
+            let boxes = try detector.detect(in: frame).map(\.bounds).filter(isTallEnough)
+            // A close crop in which DB finds no box tall enough is itself the line, as it is where DB finds none
+            // (`CB_TextDetector_detect`): a 50 x 15 crop of `swatch` held one box 8 pixels tall.
+            guard boxes.isEmpty, detector.isCloseCrop(frame) else { return boxes }
+            return try [frame.bridgeImage().uprightOutline].filter(isTallEnough)
         }
         var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
