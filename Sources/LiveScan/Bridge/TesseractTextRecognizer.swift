@@ -77,13 +77,31 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         guard let detector else {
             return try regions.compactMap { try readLine(in: frame, region: $0) }
         }
-        var judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
-                                      minimumWordConfidence: options.minimumWordConfidence,
-                                      boxesHoldText: detector.isCloseCrop(frame))
-        if judge.boxesHoldText, !regions.isEmpty, let learnedReader,
-           let whole = try surelyReadWhole(frame, by: learnedReader) {
+        let isCloseCrop = detector.isCloseCrop(frame)
+        guard isCloseCrop, !regions.isEmpty, let learnedReader else {
+            return try readBoxes(in: frame, regions: regions, boxesHoldText: isCloseCrop)
+        }
+        // A close crop is cut out around its text, and the detector's boxes inside it can cut the letters at its
+        // edges (`MOKING` of `SMOKING`) or take in a neighbouring line's (`Giant HYPER`). Read whole by the learned
+        // recogniser, it is that one line when the recogniser is sure of it alone; otherwise its boxes are read too,
+        // and the surer of the two readings is kept, however sure, as where a close crop's two readers differ (it
+        // holds text). ICDAR 2015's 149 dev word crops, read exactly: boxes alone 106, whole alone 106 (a different
+        // 9 each); whole when sure, else boxes 112; whole when sure, else the surer 116 (the surer alone 113).
+        defer { learnedReader.releaseNetworks() }  // as after any picture's boxes
+        let whole = try wholeReading(frame, by: learnedReader)
+        if let whole, whole.confidence >= DetectedLineReading.learnedSureConfidence {
             return [whole]
         }
+        let lines = try readBoxes(in: frame, regions: regions, boxesHoldText: true)
+        let linesConfidence = lines.map(\.confidence).reduce(0, +) / Double(max(lines.count, 1))
+        return whole.map { $0.confidence > linesConfidence ? [$0] : lines } ?? lines
+    }
+
+    /// Reads the detector's boxes of one frame (`readLines`); `boxesHoldText` when the frame is a close crop.
+    private func readBoxes(in frame: Frame, regions: [Bounds], boxesHoldText: Bool) throws -> [Observation] {
+        var judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
+                                      minimumWordConfidence: options.minimumWordConfidence,
+                                      boxesHoldText: boxesHoldText)
         let upright = try withEngine { engine in try regions.map { try engine.readBox(in: frame, region: $0) } }
         let uprightDocument = judge.isDocument(upright)
         var (readings, asRead) = uprightDocument ? (upright, regions) : try withEngine {
@@ -112,18 +130,13 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         return readings.compactMap(judge.sceneLine)
     }
 
-    /// A close crop read whole by the learned recogniser, when it is sure of its reading alone
-    /// (`DetectedLineReading.learnedSureConfidence`); nil otherwise. A close crop is cut out around its text, and
-    /// the detector's boxes inside it can cut the letters at its edges (`MOKING` of `SMOKING`) or take in a
-    /// neighbouring line's (`Giant HYPER`): of ICDAR 2015's 149 dev word crops, the boxes read 106 exactly, the
-    /// whole crops 106, a different 9 each; a whole reading kept when sure, the boxes' otherwise, read 112.
-    private func surelyReadWhole(_ frame: Frame, by learnedReader: LearnedLineReader) throws -> Observation? {
-        defer { learnedReader.releaseNetworks() }
+    /// The whole picture read as one line by the learned recogniser, upright (`FrameImage.uprightOutline`); nil
+    /// when it read nothing plausible.
+    private func wholeReading(_ frame: Frame, by learnedReader: LearnedLineReader) throws -> Observation? {
         let outline = try frame.bridgeImage().uprightOutline
         let reading = try learnedReader.read(in: frame, region: outline)
+        guard TextPlausibility.isPlausibleLine(reading.text) else { return nil }
         let confidence = reading.words.map { $0.confidence }.reduce(0, +) / Double(max(reading.words.count, 1))
-        guard confidence >= DetectedLineReading.learnedSureConfidence,
-              TextPlausibility.isPlausibleLine(reading.text) else { return nil }
         return .text(reading.text, confidence: confidence, bounds: outline)
     }
 
