@@ -33,6 +33,8 @@ BARCODE_CORPORA = ("zxing-cpp-samples", "zxing-blackbox")
 REALDATA_SETS = ("quagga2-1d-photos", "jsqr-qr-photos", "boofcv-qr-detection")
 # The real scene-text set: word recall and precision over whole photos (issue 15).
 REALDATA_TEXT_SET = "icdar2015-incidental-text"
+# LiveScan's quality levels, each of which reads the scene-text photos and crops (issue 15).
+QUALITY_LEVELS = ("fast", "balanced", "accurate")
 # score_realdata.py's text reader names beside LiveScan's, as the scene-text table's columns.
 REALDATA_TEXT_PEERS = (("tesseract-psm3", "tesseract --psm 3"), ("tesseract-psm11", "tesseract --psm 11"))
 # score_realdata.py's reader names, as the realdata table's peer columns.
@@ -179,12 +181,13 @@ class Tools:
         return decodes, failure
 
     # Text -------------------------------------------------------------------------------------------------------------
-    def livescan_text(self, path: str, tag: str):
+    def livescan_text(self, path: str, tag: str, quality: str | None = None):
         events_path = os.path.join(self.work, tag + ".text.jsonl")
         if os.path.exists(events_path):
             os.remove(events_path)
         result = self.clock.add("livescan-text", run(
-            [self.livescan, "scan", "--types", "text", "--quality", self.quality, "--events", events_path, path],
+            [self.livescan, "scan", "--types", "text", "--quality", quality or self.quality, "--events", events_path,
+             path],
             self.text_timeout, self.env))
         failure = None if not result.crashed and result.returncode in (0, 4) else describe(result)
         return compare.livescan_text_lines(read_events(events_path)), failure
@@ -493,17 +496,18 @@ def run_realdata(args, tools: Tools, log) -> list[dict]:
     return rows
 
 
-def run_realdata_text(args, tools: Tools, log) -> dict | None:
+def run_realdata_text(args, tools: Tools, log, quality: str) -> dict | None:
     """score_realdata.py over the ICDAR 2015 scene-text photos, when --realdata holds them: word recall and
-    precision of LiveScan and of Tesseract's own layout (--psm 3, --psm 11). None when absent or skipped."""
+    precision of LiveScan at `quality` and of Tesseract's own layout (--psm 3, --psm 11). None when absent or
+    skipped."""
     if not args.realdata or not os.path.isfile(os.path.join(args.realdata, REALDATA_TEXT_SET, "labels.json")):
         return None
     if args.only and not re.search(args.only, f"realdata/{REALDATA_TEXT_SET}"):
         return None
     python = args.realdata_python or sys.executable
     command = [python, args.realdata_scorer, tools.livescan, args.realdata, "--sets", REALDATA_TEXT_SET,
-               "--quality", args.quality]
-    log(f"realdata: {REALDATA_TEXT_SET} through {os.path.basename(args.realdata_scorer)}")
+               "--quality", quality]
+    log(f"realdata: {REALDATA_TEXT_SET} through {os.path.basename(args.realdata_scorer)}, {quality}")
     result = tools.clock.add("realdata text (all readers)", run(command, timeout=3600, env=tools.env))
     for line in result.stdout.decode("utf-8", "replace").splitlines():
         try:
@@ -511,7 +515,7 @@ def run_realdata_text(args, tools: Tools, log) -> dict | None:
         except ValueError:
             continue
         if isinstance(row, dict) and row.get("set") == REALDATA_TEXT_SET:
-            log(f"realdata/{REALDATA_TEXT_SET}: livescan recall {row['livescan']['recall']}, precision "
+            log(f"realdata/{REALDATA_TEXT_SET}, {quality}: livescan recall {row['livescan']['recall']}, precision "
                 f"{row['livescan']['precision']} (of {row['words']} words)")
             return row
     tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
@@ -519,27 +523,46 @@ def run_realdata_text(args, tools: Tools, log) -> dict | None:
     return None
 
 
-def run_realdata_crops(args, tools: Tools, log) -> dict | None:
+def run_realdata_crops(args, tools: Tools, log, quality: str, with_tesseract: bool) -> dict | None:
     """The ICDAR 2015 word crops of --realdata (each picture one word): read exactly, case-insensitive, by LiveScan
-    (each crop scanned as an image at --quality) and by `tesseract --psm 7` (one line). None when absent."""
+    (each crop scanned as an image at `quality`) and, `with_tesseract`, by `tesseract --psm 7` (one line). None when
+    absent."""
     labels = os.path.join(args.realdata, REALDATA_TEXT_SET, "word_crops_labels.json") if args.realdata else ""
     if not labels or not os.path.isfile(labels) or (args.only and not re.search(args.only, f"realdata/{REALDATA_TEXT_SET}")):
         return None
     with open(labels, encoding="utf-8") as handle:
         crops = json.load(handle)
-    exact = {"livescan": 0, "tesseract-psm7": 0}
+    exact = {"livescan": 0, **({"tesseract-psm7": 0} if with_tesseract and tools.tesseract else {})}
     for crop in crops:
         path = os.path.join(args.realdata, REALDATA_TEXT_SET, crop["file"])
         wanted = crop["lines"][0].strip().lower()
-        lines, _ = tools.livescan_text(path, "icdar-crop." + os.path.basename(path))
+        lines, _ = tools.livescan_text(path, f"icdar-crop.{quality}.{os.path.basename(path)}", quality)
         exact["livescan"] += " ".join(text for _, text in lines).strip().lower() == wanted
-        if tools.tesseract:
+        if "tesseract-psm7" in exact:
             result = tools.clock.add("tesseract", run([tools.tesseract, path, "-", "--psm", "7"], tools.text_timeout,
                                                       tools.env))
             exact["tesseract-psm7"] += result.stdout.decode("utf-8", "replace").strip().lower() == wanted
-    log(f"realdata/{REALDATA_TEXT_SET} word crops: livescan {exact['livescan']}, tesseract --psm 7 "
-        f"{exact['tesseract-psm7']} exact of {len(crops)}")
+    log(f"realdata/{REALDATA_TEXT_SET} word crops, {quality}: livescan {exact['livescan']}, tesseract --psm 7 "
+        f"{exact.get('tesseract-psm7', 'n/a')} exact of {len(crops)}")
     return {"crops": len(crops), "exact": exact}
+
+
+def run_realdata_text_levels(args, tools: Tools, log) -> dict | None:
+    """The ICDAR 2015 photos and word crops at every quality level: the row of --quality (the one the targets
+    judge, with Tesseract's crops beside it), its `levels` each level's recall, precision and crops read exactly."""
+    main, levels = None, {}
+    for quality in QUALITY_LEVELS:
+        row = run_realdata_text(args, tools, log, quality)
+        crops = run_realdata_crops(args, tools, log, quality, with_tesseract=quality == args.quality)
+        if crops:
+            row = {**(row or {"set": REALDATA_TEXT_SET}), "word_crops": crops}
+        if row is None:
+            continue
+        levels[quality] = {**row.get("livescan", {}), **({"crops": crops["crops"], "crops_exact":
+                                                          crops["exact"]["livescan"]} if crops else {})}
+        if quality == args.quality:
+            main = row
+    return {**main, "levels": levels} if main else None
 
 
 def evaluate_realdata_text_target(row: dict | None) -> list[dict]:
@@ -577,7 +600,14 @@ def render_realdata_text(row: dict) -> list[str]:
     if "word_crops" in row:
         crops = row["word_crops"]
         out.append(f"  word crops ({crops['crops']}, each scanned as an image; exact, case-insensitive): LiveScan "
-                   f"{crops['exact']['livescan']}, tesseract --psm 7 {crops['exact']['tesseract-psm7']}")
+                   f"{crops['exact']['livescan']}, tesseract --psm 7 {crops['exact'].get('tesseract-psm7', 'n/a')}")
+    if row.get("levels"):
+        out.append("  LiveScan at each quality level (the rows above are --quality's):")
+        table = [("level", "recall", "precision", "word crops exact")]
+        for level, figures in row["levels"].items():
+            table.append((level, figures.get("recall", "n/a"), figures.get("precision", "n/a"),
+                          f"{figures['crops_exact']} of {figures['crops']}" if "crops" in figures else "n/a"))
+        out.extend("  " + line for line in format_table(table))
     out.append("")
     return out
 
@@ -815,7 +845,7 @@ def main() -> int:
                         "those barcode folders, no text")
     parser.add_argument("--no-text", action="store_true", help="skip the text benchmark")
     parser.add_argument("--no-barcodes", action="store_true", help="skip the barcode folders (text only)")
-    parser.add_argument("--quality", choices=("fast", "balanced", "accurate"), default="balanced",
+    parser.add_argument("--quality", choices=QUALITY_LEVELS, default="balanced",
                         help="LiveScan's quality level for the main barcode column and the text (balanced)")
     parser.add_argument("--realdata", help="../shared/realdata: also score its barcode sets (absent: skipped)")
     parser.add_argument("--realdata-scorer", help="score_realdata.py (default: tools/score_realdata.py beside "
@@ -844,10 +874,7 @@ def main() -> int:
     realdata = run_realdata(args, tools, log) if not args.no_barcodes else []
     text = run_text(args, tools, log) if not args.no_text and os.path.isdir(args.corpus) \
         else {"pages": [], "receipts": [], "tools": []}
-    realdata_text = run_realdata_text(args, tools, log) if not args.no_text else None
-    crops = run_realdata_crops(args, tools, log) if not args.no_text else None
-    if crops:
-        realdata_text = {**(realdata_text or {"set": REALDATA_TEXT_SET}), "word_crops": crops}
+    realdata_text = run_realdata_text_levels(args, tools, log) if not args.no_text else None
     targets = (evaluate_realdata_targets(realdata) + evaluate_realdata_text_target(realdata_text)
                + evaluate_targets(rows))
     wall = time.monotonic() - started
