@@ -47,10 +47,10 @@ struct DetectedLineReading: Equatable {
     /// words right than Tesseract (106 of ICDAR 2015's 149 dev crops against 48), but it reads something into every
     /// box, railings and foliage too. The two readers' words are matched by where they lie along the line
     /// (`VotingGroup`): where both read a word, both saw text there; where they read the same letters, those are
-    /// kept, with Tesseract's spacing when the learned recogniser ran words together (trained on Chinese too, it does at
-    /// times: `NORTHINDIA`). Where they differ, the surer of the readings that are sure alone is
-    /// kept (`learnedSureConfidence`, `tesseractSureConfidence`), and a word only one reader saw when that reader
-    /// is sure of it alone. Only where the box is known to hold text (`holdsText`: a close crop's, a document's) is
+    /// kept, with Tesseract's spacing when the learned recogniser ran words together (trained on Chinese too, it does
+    /// at times: `NORTHINDIA`). Where they differ, the surer of the readings that are sure alone is kept
+    /// (`learnedSureConfidence`, `tesseractSureConfidence`), and a word only one reader saw when that reader is sure
+    /// of it alone. Only where the box is known to hold text (`holdsText`: a close crop's, a document's) is
     /// the surer reading kept however sure: both readers seeing different text is then no sign of a texture.
     ///
     /// Measured on ICDAR 2015's dev half with PP-OCRv4's recogniser, word recall / precision of the 48 photos,
@@ -85,7 +85,12 @@ struct DetectedLineReading: Equatable {
 
     /// The mean of the words' confidences; 0 for none.
     static func meanConfidence(_ words: [Word]) -> Double {
-        words.map(\.confidence).reduce(0, +) / Double(max(words.count, 1))
+        mean(words.map(\.confidence))
+    }
+
+    /// The mean of `confidences`; 0 for none.
+    static func mean(_ confidences: [Double]) -> Double {
+        confidences.reduce(0, +) / Double(max(confidences.count, 1))
     }
 
     /// How sure each reader must be, alone, for its words to be kept. Measured on ICDAR 2015's 48 dev photos

@@ -93,7 +93,7 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
             return [whole]
         }
         let lines = try readBoxes(in: frame, regions: regions, boxesHoldText: true)
-        let linesConfidence = lines.map(\.confidence).reduce(0, +) / Double(max(lines.count, 1))
+        let linesConfidence = DetectedLineReading.mean(lines.map(\.confidence))
         return whole.map { $0.confidence > linesConfidence ? [$0] : lines } ?? lines
     }
 
@@ -136,8 +136,8 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         let outline = try frame.bridgeImage().uprightOutline
         let reading = try learnedReader.read(in: frame, region: outline)
         guard TextPlausibility.isPlausibleLine(reading.text) else { return nil }
-        let confidence = reading.words.map { $0.confidence }.reduce(0, +) / Double(max(reading.words.count, 1))
-        return .text(reading.text, confidence: confidence, bounds: outline)
+        return .text(reading.text, confidence: DetectedLineReading.mean(reading.words.map(\.confidence)),
+                     bounds: outline)
     }
 
     /// A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as garbage:
