@@ -152,6 +152,30 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect(read.first?.bounds == outline)
     }
 
+    /// A close crop whose whole reading is unsure (two lines cut out together, read whole as one squeezed line: it
+    /// read `Hareur` at 0.65): its boxes' reading, one line each, is the surer, and is kept.
+    @Test func aCloseCropReadUnsurelyWholeKeepsItsSurerBoxes() throws {
+        _ = try sharedTextDetector.get()
+        _ = try sharedLineReader.get()
+        let lines = try ["Harbour", "Notes"].map { try SceneRenderer.still(text: $0, pixelHeight: 24, margin: 6).frame }
+        let width = lines.map(\.width).max()!, height = lines.map(\.height).reduce(0, +)
+        var pixels = [UInt8](repeating: 255, count: width * height * 3)
+        var top = 0
+        for line in lines {
+            for y in 0..<line.height {
+                let row = (top + y) * width * 3
+                let source = y * line.width * 3
+                pixels.replaceSubrange(row..<row + line.width * 3, with: line.pixels[source..<source + line.width * 3])
+            }
+            top += line.height
+        }
+        let image = try FrameImage(pixels: pixels, width: width, height: height, channels: 3)
+        let recognizer = try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"],
+                                                                                              stillImages: true))
+        let read = try recognizer.recognize(in: Frame(image: image, index: 0, time: 0), excluding: [])
+        #expect(Set(read.map { $0.transcript }) == ["Harbour", "Notes"], "\(read)")
+    }
+
     /// Still images at balanced use the detector; video keeps the edge locator.
     @Test func stillImagesAtBalancedUseTheDetector() {
         #expect(QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true).detector != nil)
