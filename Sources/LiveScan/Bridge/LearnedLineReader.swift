@@ -57,7 +57,7 @@ public final class LearnedLineReader: @unchecked Sendable {
         CB_LineReader_delete(handle)
     }
 
-    /// Frees the networks until the next read, which makes them again (about 40 MB; see
+    /// Frees the networks until the next read, which makes them again (111 MB for both widths; see
     /// `CB_LineReader_release_networks`).
     public func releaseNetworks() {
         CB_LineReader_release_networks(handle)

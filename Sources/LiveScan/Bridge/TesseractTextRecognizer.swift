@@ -113,7 +113,8 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         }
         // Its networks are freed when this picture's boxes are read, as the detector's is after each picture:
         // kept, they stayed beside the next picture's detector, 41 MB of the peak RSS over ICDAR's 48 photos
-        // (436 -> 395 MB), against 5 s more over the 48 to make them again (57 -> 62 s).
+        // (436 -> 395 MB, PP-OCRv4's networks; PP-OCRv6 small's take 1.7 times as much), against 5 s more over
+        // the 48 to make them again (57 -> 62 s).
         defer { learnedReader.releaseNetworks() }
         for index in readings.indices {
             // Along the line as Tesseract read it, when it read a word there.
