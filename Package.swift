@@ -62,13 +62,13 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             // CBridge too: a few tests call the C API directly, as a C caller would.
-            dependencies: ["LiveScan", "LiveScanScenes", "CBridge"],
+            dependencies: ["LiveScan", "LiveScanScenes", "CBridge", "LiveScanTestSupport"],
             path: "Tests/BridgeTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["livescan", "LiveScan", "LiveScanScenes"],
+            dependencies: ["livescan", "LiveScan", "LiveScanScenes", "LiveScanTestSupport"],
             path: "Tests/CLITests",
             exclude: ["Fixtures"]
         ),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LiveScan
 import LiveScanScenes
+import LiveScanTestSupport
 
 /// Video files and streams as CBridge's own FFmpeg decoder (MediaDecoder) hands them out: every frame, in order,
 /// with the pixels that were rendered into it, the times and counts cv::VideoCapture reported, and the stream
@@ -249,13 +250,7 @@ private final class StreamServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Listening is visible in /proc/net/tcp (state 0A) without spending the one connection it accepts.
-        let needle = String(format: ":%04X 00000000:0000 0A", port)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline,
-              !((try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8))?.contains(needle) ?? false) {
-            usleep(10_000)
-        }
+        _ = waitUntilListening(port: port)
     }
 
     /// SIGKILL: it works on a stopped process too, and a process started from a test thread inherits its blocked

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LiveScan
 import LiveScanScenes
+import LiveScanTestSupport
 
 /// An MPEG-TS stream served by ffmpeg on 127.0.0.1, looping a generated video at its real rate.
 final class LocalStream {
@@ -30,7 +31,7 @@ final class LocalStream {
         process.standardError = FileHandle.nullDevice
         try process.run()
         server = process
-        usleep(500_000)  // let it listen before the scanner connects
+        _ = waitUntilListening(port: port)  // before the scanner connects; a stream that never listens fails there
     }
 
     /// SIGKILL: a process started from a test thread inherits its blocked signals, SIGTERM among them.
