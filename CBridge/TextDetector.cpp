@@ -245,9 +245,10 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
         std::optional<CB_TextBox> box = textBox(contours[index], probability, *options, upright.size());
         if (box) boxes.push_back(*box);
     }
-    // A close crop in which DB finds no text is itself the line: a word cut out so tightly that even the margin
-    // leaves DB no ground to find it by. It is read whole (ICDAR 2015's 149 dev word crops: nothing was read in 40
-    // of them without this, in 14 with it; 83 read exactly without it, 99 with it).
+    // A close crop in which DB finds no text (no box at least `min_height` tall) is itself the line: a word cut out so
+    // tightly that even the margin leaves DB no ground to find it by, or so small that its box is lower than that. It
+    // is read whole (ICDAR 2015's 149 dev word crops: nothing was read in 40 of them without this, in 14 with it; 83
+    // read exactly without it, 99 with it).
     if (pad > 0 && boxes.empty()) {
         CB_TextBox whole{};
         whole.quad = cbridge::quadOf(cv::Rect2f(float(pad), float(pad), float(imageWidth), float(imageHeight)));

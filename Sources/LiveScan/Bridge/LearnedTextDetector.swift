@@ -90,9 +90,11 @@ public final class LearnedTextDetector: @unchecked Sendable {
         return raw
     }
 
-    /// The text boxes of `frame`, in no particular order.
-    public func detect(in frame: Frame) throws -> [DetectedText] {
+    /// The text boxes of `frame`, in no particular order, those whose short side is under `minimumHeight` pixels
+    /// left out (a close crop in which none is left is its own one box, `CB_TextDetector_detect`).
+    public func detect(in frame: Frame, minimumHeight: Int = 0) throws -> [DetectedText] {
         var raw = rawOptions
+        raw.min_height = Int32(minimumHeight)
         var boxes: UnsafeMutablePointer<CB_TextBox>?
         var count = 0
         try lock.withLock {

@@ -176,12 +176,11 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     /// detector, its oriented boxes (those under `minimumTextHeight` left out).
     public func lineRegions(in frame: Frame) throws -> [Bounds] {
         if let detector {
-            let isTallEnough = { (box: Bounds) in box.shortSide >= Double(self.options.minimumTextHeight) }
-            let boxes = try detector.detect(in: frame).map(\.bounds).filter(isTallEnough)
-            // A close crop in which DB finds no box tall enough is itself the line, as it is where DB finds none
-            // (`CB_TextDetector_detect`): a 50 x 15 crop of `swatch` held one box 8 pixels tall.
-            guard boxes.isEmpty, detector.isCloseCrop(frame) else { return boxes }
-            return try [frame.bridgeImage().uprightOutline].filter(isTallEnough)
+            // The detector leaves out the boxes under the height itself, so that a close crop in which it finds none
+            // tall enough is read whole (a 50 x 15 crop of `swatch` held one box 8 pixels tall); what its cut to the
+            // picture leaves lower is left out here.
+            return try detector.detect(in: frame, minimumHeight: options.minimumTextHeight).map(\.bounds)
+                .filter { $0.shortSide >= Double(options.minimumTextHeight) }
         }
         var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
