@@ -177,11 +177,12 @@ func topSideAngle(_ quad: Bounds) -> Double {
     }
 
     /// Still images at balanced use the detector; video keeps the edge locator.
-    @Test func stillImagesAtBalancedUseTheDetector() {
+    @Test func theDetectorFindsStillImagesLinesAndRunsBesideTheLocatorInVideo() {
         #expect(QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true).detector != nil)
         #expect(QualityLevel.accurate.textOptions(languages: ["eng"], stillImages: true).detector != nil)
         #expect(QualityLevel.fast.textOptions(languages: ["eng"], stillImages: true).detector == nil)
-        #expect(QualityLevel.balanced.textOptions(languages: ["eng"]).detector == nil)
+        #expect(QualityLevel.balanced.textOptions(languages: ["eng"]).detectorRole == .besideLocator)
+        #expect(QualityLevel.fast.textOptions(languages: ["eng"]).detector == nil)
     }
 
     @Test func missingModelNamesMakeSetup() {

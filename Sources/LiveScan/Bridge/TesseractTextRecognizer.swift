@@ -61,20 +61,43 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     /// Reads `region` with Tesseract in single-line mode (PSM 7), the crop scaled to `cropHeight`; with the learned
     /// detector, the region's quad rectified upright at the size it was found.
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
-        if detector != nil {
-            // One box alone is judged as a scene's.
-            let judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
-                                          minimumWordConfidence: options.minimumWordConfidence)
-            return try judge.sceneLine(withEngine { try $0.readBox(in: frame, region: region) })
+        if detectorFindsLines {
+            return try readDetectedBox(in: frame, region: region)
         }
         return try withEngine { try $0.readLine(in: frame, region: region) }
     }
+
+    /// Reads a box of the learned detector rectified upright, judged as a scene's (one box alone tells nothing of
+    /// a page); with the learned recogniser, read by it too and the two readings voted on.
+    public func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation? {
+        let judge = DetectedLineJudge(minimumConfidence: options.minimumConfidence,
+                                      minimumWordConfidence: options.minimumWordConfidence)
+        var reading = try withEngine { try $0.readBox(in: frame, region: region) }
+        if let learnedReader {
+            try addLearnedReading(to: &reading, region: region, in: frame, by: learnedReader)
+        }
+        return judge.sceneLine(reading)
+    }
+
+    /// `reading` of the box `region` with the learned recogniser's reading added (`DetectedLineReading.learned`),
+    /// read along the line as Tesseract read it when it read a word there; still nil when neither read a word.
+    private func addLearnedReading(to reading: inout DetectedLineReading?, region: Bounds, in frame: Frame,
+                                   by learnedReader: LearnedLineReader) throws {
+        let along = reading?.region ?? region
+        let learned = try learnedReader.read(in: frame, region: along)
+        if reading == nil && learned.words.isEmpty { return }
+        reading = reading ?? DetectedLineReading(region: along, words: [])
+        reading?.learned = learned
+    }
+
+    /// Whether the learned detector's boxes are the lines (`TextDetectorRole.findsLines`).
+    private var detectorFindsLines: Bool { detector != nil && options.detectorRole == .findsLines }
 
     /// Reads the regions of one frame; with the learned detector, its boxes' readings are judged together
     /// (`DetectedLineJudge`: a document's are kept whatever their confidence), and with the learned recogniser
     /// each box is read by it too, the two readings voted on (`DetectedLineReading.agreedWords`).
     public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
-        guard let detector else {
+        guard let detector, detectorFindsLines else {
             return try regions.compactMap { try readLine(in: frame, region: $0) }
         }
         let isCloseCrop = detector.isCloseCrop(frame)
@@ -117,12 +140,7 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
         // the 48 to make them again (57 -> 62 s).
         defer { learnedReader.releaseNetworks() }
         for index in readings.indices {
-            // Along the line as Tesseract read it, when it read a word there.
-            let region = readings[index]?.region ?? asRead[index]
-            let learned = try learnedReader.read(in: frame, region: region)
-            if readings[index] == nil && learned.words.isEmpty { continue }
-            readings[index] = readings[index] ?? DetectedLineReading(region: region, words: [])
-            readings[index]?.learned = learned
+            try addLearnedReading(to: &readings[index], region: asRead[index], in: frame, by: learnedReader)
         }
         // A document's boxes are text, as a close crop's are. Voting on a document's words too took the magazine
         // pages 8071_093 / 8087_054 from CER 0.104 / 0.080 to 0.096 / 0.072 (Tesseract alone, --psm 3: 0.094 /
@@ -173,14 +191,10 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     }
 
     /// Candidate line rectangles (`CB_TextRegions_find`), margins included, before reading; with the learned
-    /// detector, its oriented boxes (those under `minimumTextHeight` left out).
+    /// detector finding the lines (`TextDetectorRole.findsLines`), its oriented boxes.
     public func lineRegions(in frame: Frame) throws -> [Bounds] {
-        if let detector {
-            // The detector leaves out the boxes under the height itself, so that a close crop in which it finds none
-            // tall enough is read whole (a 50 x 15 crop of `swatch` held one box 8 pixels tall); what its cut to the
-            // picture leaves lower is left out here.
-            return try detector.detect(in: frame, minimumHeight: options.minimumTextHeight).map(\.bounds)
-                .filter { $0.shortSide >= Double(options.minimumTextHeight) }
+        if detectorFindsLines {
+            return try boxes(in: frame)
         }
         var raw = CB_TextRegionOptions(max_dimension: Int32(options.maxDimension),
                                        min_height: Int32(options.minimumTextHeight), max_height: 0)
@@ -195,6 +209,21 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
             let rect = rects[index]
             return Bounds(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
         }
+    }
+
+    /// With the detector beside the edge locator (`TextDetectorRole.besideLocator`), its boxes; else none.
+    public func detectedBoxes(in frame: Frame) throws -> [Bounds] {
+        detector != nil && options.detectorRole == .besideLocator ? try boxes(in: frame) : []
+    }
+
+    /// The learned detector's boxes, those under `minimumTextHeight` left out.
+    private func boxes(in frame: Frame) throws -> [Bounds] {
+        guard let detector else { return [] }
+        // The detector leaves out the boxes under the height itself, so that a close crop in which it finds none
+        // tall enough is read whole (a 50 x 15 crop of `swatch` held one box 8 pixels tall); what its cut to the
+        // picture leaves lower is left out here.
+        return try detector.detect(in: frame, minimumHeight: options.minimumTextHeight).map(\.bounds)
+            .filter { $0.shortSide >= Double(options.minimumTextHeight) }
     }
 
     private func withEngine<Result>(_ body: (TesseractEngine) throws -> Result) throws -> Result {

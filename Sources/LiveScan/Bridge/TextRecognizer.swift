@@ -8,11 +8,23 @@ public protocol TextRecognizer: Sendable {
     /// Reads the regions of one frame, each as a single line, when none is remembered from other frames: a
     /// recognizer may judge each reading by the others (a page's lines). By default, `readLine` for each.
     func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation]
+    /// The boxes a learned detector finds in `frame` beside `lineRegions` (`TextDetectorRole.besideLocator`):
+    /// oriented rectangles around words or lines, too slow to look for in every frame (hundreds of ms), which a
+    /// scanner asks for every few frames. By default none.
+    func detectedBoxes(in frame: Frame) throws -> [Bounds]
+    /// Reads one of `detectedBoxes`, rectified upright; nil when nothing legible is there. By default `readLine`.
+    func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation?
 }
 
 extension TextRecognizer {
     public func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation] {
         try regions.compactMap { try readLine(in: frame, region: $0) }
+    }
+
+    public func detectedBoxes(in frame: Frame) throws -> [Bounds] { [] }
+
+    public func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation? {
+        try readLine(in: frame, region: region)
     }
 
     /// Every line of text in the frame, except inside `excluded` areas (codes already decoded there).
@@ -45,11 +57,13 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     /// Text shorter than this many source pixels is not looked for (default 10).
     public var minimumTextHeight: Int
     /// Where lines are looked for: nil (default) is the edge-grouping locator (`CB_TextRegions_find`, about
-    /// 1.5 ms at 720p, tuned to rendered lines); options here run the learned detector instead
-    /// (`LearnedTextDetector`, about 640 ms at 720p; it finds scene text at any angle), each box then read
-    /// rectified upright at the size it was found (`CB_OCR_recognize_quad`; scaling such crops to `cropHeight`
-    /// cost 0.04 of ICDAR 2015's word recall).
+    /// 1.5 ms at 720p, tuned to rendered lines); options here run the learned detector too
+    /// (`LearnedTextDetector`, about 640 ms at 720p; it finds scene text at any angle), in the role
+    /// `detectorRole` says, each of its boxes read rectified upright at the size it was found
+    /// (`CB_OCR_recognize_quad`; scaling such crops to `cropHeight` cost 0.04 of ICDAR 2015's word recall).
     public var detector: TextDetectorOptions?
+    /// With `detector`: whether its boxes are the lines (default) or come beside the edge locator's.
+    public var detectorRole: TextDetectorRole
     /// With `detector`: words read with a lower confidence (0...1) are left out of a box's transcript (default
     /// 0.5; Benchmarks/text-detector-study.md). `minimumConfidence` still applies to the box's mean.
     public var minimumWordConfidence: Double
@@ -60,8 +74,8 @@ public struct TextRecognizerOptions: Sendable, Equatable {
 
     public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,
                 minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10,
-                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5,
-                learnedReader: LearnedReaderOptions? = nil) {
+                detector: TextDetectorOptions? = nil, detectorRole: TextDetectorRole = .findsLines,
+                minimumWordConfidence: Double = 0.5, learnedReader: LearnedReaderOptions? = nil) {
         self.languages = languages
         self.tessdataPath = tessdataPath
         self.cropHeight = cropHeight
@@ -69,6 +83,7 @@ public struct TextRecognizerOptions: Sendable, Equatable {
         self.maxDimension = maxDimension
         self.minimumTextHeight = minimumTextHeight
         self.detector = detector
+        self.detectorRole = detectorRole
         self.minimumWordConfidence = minimumWordConfidence
         self.learnedReader = learnedReader
     }
@@ -78,6 +93,15 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     public var readsWithLearnedReader: Bool {
         learnedReader != nil && detector != nil && Set(languages).isSubset(of: LearnedLineReader.languages)
     }
+}
+
+/// What the learned text detector's boxes are to a `TextRecognizer`.
+public enum TextDetectorRole: Sendable, Equatable {
+    /// They are the frame's lines (`lineRegions`): a still image, read once, can spend the detector's time.
+    case findsLines
+    /// The edge locator finds the lines of every frame (`lineRegions`); the detector's boxes come from
+    /// `detectedBoxes`, which a video or live scan asks for every few frames.
+    case besideLocator
 }
 
 /// Where the learned line recogniser's files are.

@@ -264,6 +264,7 @@ public final class DataScanner: @unchecked Sendable {
             }
         }
         feed.stop()  // before the source is asked anything more: its reader thread is done after this
+        recognizer.stop()
         outcome.framesDropped = source.droppedFrames
         var final = tracker.removeAll()
         if !recognizesMultipleItems {

@@ -5,11 +5,13 @@ import Foundation
 /// the two side by side (one core each); then the parts of structured-append sequences complete in this scan
 /// become their messages, and text inside a decoded code, pieces of lines and lines of kinds
 /// not asked for are dropped, and only what lies in the region of interest is kept. The reading cache keeps
-/// Tesseract to lines that are new.
+/// Tesseract to lines that are new. Text is looked for by the edge locator in every frame and, in video and live
+/// scans that have one, by the learned detector at its cadence: its boxes add the text the locator did not find.
 struct FrameRecognizer {
     let barcodes: (any BarcodeReading)?
     let text: (any TextRecognizer)?
     var textCache: TextReadingCache?
+    let textDetector: TextDetectorCadence?
     /// Structured-append parts seen so far in this scan.
     var sequences = StructuredAppendAssembly()
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
@@ -19,23 +21,59 @@ struct FrameRecognizer {
         barcodes = plan.barcodes
         text = plan.text
         textCache = plan.textCache
+        textDetector = plan.textDetector
         self.textContentTypes = textContentTypes
     }
+
+    /// Waits for the text detector's turn in progress, if any: call once the scan's last frame is done.
+    func stop() {
+        textDetector?.stop()
+    }
+
+    /// Where the edge locator and the detector found the same text, the region that is read. A located region
+    /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line: the locator's, kept
+    /// current in every frame (a line entering the frame grows in it, where the detector's box was cut as it was
+    /// at its turn). A located region much taller than the boxes in it is a blob of several lines or texture
+    /// around them, as on a scene (ICDAR 2015's photos): the detector's boxes are read, tight around the text
+    /// and at its angle, and the blob is not.
+    static func oneRegionPerText(located: [Bounds], detected: [Bounds]) -> (located: [Bounds], detected: [Bounds]) {
+        let boxes = detected.filter { box in
+            !located.contains { region in
+                box.isMostlyCovered(by: [region]) && region.height <= sameLineHeightRatio * box.shortSide
+            }
+        }
+        let regions = located.filter { region in
+            !region.isMostlyCovered(by: boxes) && !boxes.contains { $0.isMostlyCovered(by: [region]) }
+        }
+        return (regions, boxes)
+    }
+
+    /// A located line's region is 1.5 times as tall as its ink (its margins), a detector's box about 1.3-1.6 times
+    /// (DB's unclip); a region holding two lines is over 2.5 times the ink.
+    static let sameLineHeightRatio = 1.5
 
     mutating func observations(in frame: Frame, decodedBarcodes: [Observation]?, regionOfInterest: Bounds?)
         throws -> [Observation]
     {
-        let regions = try text?.lineRegions(in: frame) ?? []
+        let allLocated = try text?.lineRegions(in: frame) ?? []
+        let (located, detected) = Self.oneRegionPerText(
+            located: allLocated, detected: try textDetector?.boxes(in: frame, located: allLocated) ?? [])
         let results = ConcurrentResults()
         results.textCache = textCache
         let readText: @Sendable () throws -> Void = { [text] in
             guard let text else { return }
-            let read = { (region: Bounds) in try text.readLine(in: frame, region: region) }
+            // The cache hands back the regions it was given, so a detector's box is known by its value.
+            let detectedBoxes = Set(detected)
+            let read = { (region: Bounds) in
+                try detectedBoxes.contains(region) ? text.readDetectedBox(in: frame, region: region)
+                    : text.readLine(in: frame, region: region)
+            }
             if var cache = results.textCache {
-                results.lines = try cache.lines(in: regions, frame: frame.index, read: read)
+                results.lines = try cache.lines(in: located + detected, frame: frame.index, read: read)
                 results.textCache = cache
             } else {
-                results.lines = try text.readLines(in: frame, regions: regions)
+                results.lines = try text.readLines(in: frame, regions: located)
+                    + detected.compactMap { try text.readDetectedBox(in: frame, region: $0) }
             }
         }
         if let decodedBarcodes {

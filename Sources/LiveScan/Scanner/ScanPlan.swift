@@ -3,11 +3,11 @@ import Foundation
 /// How one scan reads its source, decided once when it starts from the kind of source, the engines and the
 /// quality level. The worker then runs one loop whatever was decided here.
 ///
-/// | source | barcodes | read ahead | text readings remembered |
-/// |---|---|---|---|
-/// | live (camera, stream, `--realtime`) | whole frames, with the text | no: the newest frame wins | yes |
-/// | video file | where the frame changed, whole every `barcodeWholeReadInterval` frames (whole at levels without one, or with a detector that cannot read a region) | 8 frames, in order | yes |
-/// | images | whole, at full size (`stillImages`) | one frame per core, side by side | no: images are not a scene |
+/// | source | barcodes | read ahead | text readings remembered | learned text detector |
+/// |---|---|---|---|---|
+/// | live (camera, stream, `--realtime`) | whole frames, with the text | no: the newest frame wins | yes | every `textDetectorInterval` frames beside the edge locator, its boxes taken when ready |
+/// | video file | where the frame changed, whole every `barcodeWholeReadInterval` frames (whole at levels without one, or with a detector that cannot read a region) | 8 frames, in order | yes | as live, its boxes taken `TextDetectorCadence.fileLag` frames after its turn |
+/// | images | whole, at full size (`stillImages`) | one frame per core, side by side | no: images are not a scene | finds every line (`TextDetectorRole.findsLines`) |
 struct ScanPlan {
     /// How each frame's barcodes are read; nil when no barcodes are looked for.
     let barcodes: (any BarcodeReading)?
@@ -17,12 +17,21 @@ struct ScanPlan {
     let text: (any TextRecognizer)?
     /// Lines read in earlier frames, not read again until they change (nil: every line read every frame).
     let textCache: TextReadingCache?
+    /// The learned text detector's turns beside the edge locator: video and live sources at levels that run it
+    /// (`QualityLevel.textDetectorInterval`); nil otherwise.
+    let textDetector: TextDetectorCadence?
 
     init(source: FrameSource, engines: ScanEngines, qualityLevel: QualityLevel,
          isHighFrameRateTrackingEnabled: Bool, sameItem: SameItem) {
         text = engines.textRecognizer
         textCache = isHighFrameRateTrackingEnabled && !source.holdsStillImages
             ? TextReadingCache(rereadInterval: qualityLevel.textRereadInterval, sameItem: sameItem) : nil
+        textDetector = engines.textRecognizer.flatMap { recognizer in
+            qualityLevel.textDetectorInterval.flatMap { interval in
+                source.holdsStillImages ? nil
+                    : TextDetectorCadence(recognizer: recognizer, interval: interval, isLive: source.isLive)
+            }
+        }
         guard let detector = engines.barcodeDetector else {
             (barcodes, readAheadDepth) = (nil, 0)
             return

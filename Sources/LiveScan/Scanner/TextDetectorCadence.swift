@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+
+/// The learned text detector in a video or live scan (`TextRecognizer.detectedBoxes`). It finds scene text the
+/// edge locator misses, but costs hundreds of milliseconds a frame (about 320 ms at 960x544 on one core), so it
+/// runs every `interval` frames, on a thread of its own, on the frame of its turn; in between, and while it runs,
+/// each of its boxes is followed from frame to frame: its pixels are found again near where they were
+/// (`FrameImage.locate`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
+/// pixels are not found again (it left the frame, was hidden, blurred) is dropped until a later turn finds it. The
+/// boxes of each turn replace the last turn's.
+///
+/// A video file's scan takes a turn's boxes `fileLag` frames after that turn (waiting for them if need be), so that
+/// its event log does not depend on how fast the machine is; a live scan takes them in the first frame after they
+/// are ready.
+final class TextDetectorCadence {
+    /// A box being followed: its pixels as they were cut, and where they are now.
+    private struct FollowedBox {
+        var bounds: Bounds
+        let patch: FrameImage
+        /// The top-left corner of `patch` where it was cut, and how far it has moved since.
+        let patchOrigin: (x: Double, y: Double)
+        var moved: (dx: Double, dy: Double) = (0, 0)
+        /// Its move in the last frame followed: where to look first in the next.
+        var step: (dx: Double, dy: Double) = (0, 0)
+    }
+
+    /// The detector's turn in progress.
+    private struct Turn {
+        let frame: Frame
+        let result: TurnResult
+    }
+
+    private let recognizer: any TextRecognizer
+    /// Frames from one turn to the next.
+    let interval: Int
+    /// Frames after a turn at which a video file's scan waits for its boxes; nil for a live scan.
+    private let fileLag: Int?
+    private let queue = DispatchQueue(label: "LiveScan.textDetector")
+    private var turn: Turn?
+    private var lastTurnFrame: Int?
+    private var followed: [FollowedBox] = []
+    /// The edge locator's lines in the frame before.
+    private var lastLocated: [Bounds] = []
+
+    /// A turn's boxes are taken this many frames after it in a video file: what a live scan at 30 fps sees of a
+    /// detector that takes about a third of a second.
+    static let fileLag = 10
+    /// The least normalised correlation at which a box's pixels count as found again. A line's pixels moved by a
+    /// hand-held camera correlate above 0.9 from one frame to the next; half a line hidden or gone, below 0.7.
+    static let minFollowScore = 0.8
+
+    /// `isLive`: takes each turn's boxes as soon as they are ready (the newest frame matters, not the order).
+    init(recognizer: any TextRecognizer, interval: Int, isLive: Bool) {
+        self.recognizer = recognizer
+        self.interval = max(interval, 1)
+        fileLag = isLive ? nil : min(Self.fileLag, self.interval)
+    }
+
+    /// The detector's boxes in `frame`: the last turn's, followed to where their text is now. `located`: the
+    /// edge locator's lines in this frame, which tell when the scene changed.
+    func boxes(in frame: Frame, located: [Bounds]) throws -> [Bounds] {
+        followed = try followed.compactMap { try follow($0, into: frame) }
+        if let turn, isReady(turn, at: frame.index) {
+            self.turn = nil
+            let found = try turn.result.wait()
+            followed = try found.compactMap { try carry($0, from: turn.frame, into: frame) }
+        }
+        let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
+        if turn == nil, sinceTurn >= interval || sinceTurn >= interval / 4 && isNewScene(located) {
+            start(on: frame)
+        }
+        lastLocated = located
+        return followed.map(\.bounds)
+    }
+
+    /// Whether most of this frame's lines (at least 2) are new, touching none of the frame before's: the camera
+    /// turned to something else, or something new came into view, and the detector need not wait for its turn.
+    private func isNewScene(_ located: [Bounds]) -> Bool {
+        let new = located.count { region in !lastLocated.contains { $0.intersectionOverUnion(region) > 0 } }
+        return new >= 2 && 2 * new > located.count
+    }
+
+    /// Waits for a turn in progress: after this, the detector is not running.
+    func stop() {
+        _ = try? turn?.result.wait()
+        turn = nil
+    }
+
+    private func isReady(_ turn: Turn, at frameIndex: Int) -> Bool {
+        if let fileLag {
+            return frameIndex - turn.frame.index >= fileLag
+        }
+        return turn.result.isReady
+    }
+
+    private func start(on frame: Frame) {
+        let result = TurnResult()
+        queue.async { [recognizer] in
+            result.finish(Result { try recognizer.detectedBoxes(in: frame) })
+        }
+        turn = Turn(frame: frame, result: result)
+        lastTurnFrame = frame.index
+    }
+
+    /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
+    /// to move it; nil when not found.
+    private func carry(_ bounds: Bounds, from earlier: Frame, into frame: Frame) throws -> FollowedBox? {
+        let rect = PixelRect(enclosing: bounds).clipped(toWidth: earlier.width, height: earlier.height)
+        guard rect.width >= 4, rect.height >= 4 else { return nil }
+        let box = FollowedBox(bounds: bounds, patch: try earlier.bridgeImage().copyPatch(rect),
+                              patchOrigin: (Double(rect.x), Double(rect.y)))
+        let frames = frame.index - earlier.index
+        return try locate(box, in: frame, radius: Self.searchRadius + Self.searchRadius * min(frames, 16))
+    }
+
+    /// `box` from the frame before, looked for where its last step would take it.
+    private func follow(_ box: FollowedBox, into frame: Frame) throws -> FollowedBox? {
+        try locate(box, in: frame, radius: Self.searchRadius + Int(max(abs(box.step.dx), abs(box.step.dy)).rounded(.up)))
+    }
+
+    /// Pixels around the expected place searched for a box: a few, more for a fast box.
+    private static let searchRadius = 4
+
+    private func locate(_ box: FollowedBox, in frame: Frame, radius: Int) throws -> FollowedBox? {
+        let expectedX = box.patchOrigin.x + box.moved.dx + box.step.dx
+        let expectedY = box.patchOrigin.y + box.moved.dy + box.step.dy
+        let corners = PixelRect(x: Int(expectedX.rounded()) - radius, y: Int(expectedY.rounded()) - radius,
+                                width: 2 * radius + 1, height: 2 * radius + 1)
+        let found = try frame.bridgeImage().locate(box.patch, corners: corners)
+        guard found.score >= Self.minFollowScore else { return nil }
+        var box = box
+        let moved = (dx: found.x - box.patchOrigin.x, dy: found.y - box.patchOrigin.y)
+        box.step = (moved.dx - box.moved.dx, moved.dy - box.moved.dy)
+        box.bounds = box.bounds.offsetBy(dx: box.step.dx, dy: box.step.dy)
+        box.moved = moved
+        return box
+    }
+}
+
+/// The boxes of one detector turn, written by its thread, waited for by the scan's.
+private final class TurnResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<[Bounds], Error>?
+
+    var isReady: Bool { lock.withLock { result != nil } }
+
+    func finish(_ result: Result<[Bounds], Error>) {
+        lock.withLock { self.result = result }
+        done.signal()
+    }
+
+    func wait() throws -> [Bounds] {
+        if let result = lock.withLock({ result }) {
+            return try result.get()
+        }
+        done.wait()
+        done.signal()  // for a later wait
+        return try lock.withLock { result }!.get()
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import LiveScan
+
+/// A line turned 40 degrees (the edge locator groups upright lines), on a 640x360 canvas of paper grey, drifting
+/// right and down by (2, 1) pixels a frame as under a hand-held camera; `hiddenFrom` on, the canvas is blank. A
+/// video's frames, one scene.
+final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
+    static let text = "Order 4711 ships today"
+    let info: SourceInfo
+    let isVideo = true
+    private let line: [UInt8]
+    private let lineWidth: Int, lineHeight: Int
+    /// The ink box of the line in frame 0.
+    let ink: Bounds
+    private let count: Int
+    private let hiddenFrom: Int
+    private var next = 0
+
+    init(count: Int, hiddenFrom: Int = .max) throws {
+        let (picture, ink) = try turnedLine(Self.text, pixelHeight: 24, degrees: 40, margin: 20)
+        let image = try picture.bridgeImage()
+        line = try image.grayPixels()
+        (lineWidth, lineHeight) = (picture.width, picture.height)
+        self.ink = ink.offsetBy(dx: Double(Self.origin.x), dy: Double(Self.origin.y))
+        self.count = count
+        self.hiddenFrom = hiddenFrom
+        info = SourceInfo(name: "drifting turned line", width: 640, height: 360, framesPerSecond: 30, frameCount: count)
+    }
+
+    private static let origin = (x: 120, y: 20)
+
+    /// Where the line's ink is in frame `index`.
+    func ink(inFrame index: Int) -> Bounds { ink.offsetBy(dx: Double(2 * index), dy: Double(index)) }
+
+    func frame(_ index: Int) throws -> Frame {
+        var pixels = [UInt8](repeating: 255, count: info.width * info.height)
+        if index < hiddenFrom {
+            let (left, top) = (Self.origin.x + 2 * index, Self.origin.y + index)
+            for row in 0..<lineHeight where top + row < info.height {
+                for column in 0..<lineWidth where left + column < info.width {
+                    pixels[(top + row) * info.width + left + column] = line[row * lineWidth + column]
+                }
+            }
+        }
+        let image = try FrameImage(pixels: pixels, width: info.width, height: info.height, channels: 1)
+        return Frame(image: image, index: index, time: Double(index) / 30)
+    }
+
+    func nextFrame() throws -> Frame? {
+        guard next < count else { return nil }
+        defer { next += 1 }
+        return try frame(next)
+    }
+}
+
+@Suite struct TextDetectorCadenceTests {
+    private func recognizer() throws -> TesseractTextRecognizer {
+        try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"]))
+    }
+
+    /// A video file's scan takes a turn's boxes `fileLag` frames after it, whatever the machine's speed; from then
+    /// on the box is followed onto the line's pixels as they drift, and dropped once they are gone.
+    @Test func aTurnsBoxIsTakenAfterItsLagAndFollowsItsText() throws {
+        let video = try DriftingTurnedLine(count: 30, hiddenFrom: 24)
+        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30, isLive: false)
+        defer { cadence.stop() }
+        for index in 0..<30 {
+            let boxes = try cadence.boxes(in: video.frame(index), located: [])
+            if index < TextDetectorCadence.fileLag {
+                #expect(boxes.isEmpty, "frame \(index): \(boxes)")
+            } else if index < 24 {
+                let ink = video.ink(inFrame: index)
+                #expect(boxes.count == 1, "frame \(index): \(boxes)")
+                let box = try #require(boxes.first)
+                #expect(box.center.distance(to: ink.center) <= 4, "frame \(index): box \(box), ink \(ink)")
+                #expect(ink.share(coveredBy: box) > 0.95)
+            } else {
+                #expect(boxes.isEmpty, "frame \(index), the line gone: \(boxes)")
+            }
+        }
+    }
+
+    /// A new scene does not wait for the detector's next turn: a line that appears in view is looked for within a
+    /// quarter of the interval.
+    @Test func aNewSceneStartsATurnBeforeItsTime() throws {
+        let video = try DriftingTurnedLine(count: 1)
+        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 40, isLive: false)
+        defer { cadence.stop() }
+        let blank = try FrameImage(pixels: [UInt8](repeating: 255, count: 640 * 360), width: 640, height: 360,
+                                   channels: 1)
+        for index in 0..<10 {
+            #expect(try cadence.boxes(in: Frame(image: blank, index: index, time: 0), located: []).isEmpty)
+        }
+        // Two lines of the locator where there were none: the scene changed at frame 10.
+        let located = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30)]
+        let line = try video.frame(0)
+        var firstFound: Int?
+        for index in 10..<40 where firstFound == nil {
+            let frame = Frame(image: line.image, index: index, time: 0)
+            if try !cadence.boxes(in: frame, located: located).isEmpty {
+                firstFound = index
+            }
+        }
+        #expect(firstFound == 10 + TextDetectorCadence.fileLag)
+    }
+
+    /// End to end at the default level: the turned line is read from the detector's box, one item that stays one
+    /// item as it drifts. At `fast`, which runs no detector, the edge locator does not read it.
+    @Test func aScanReadsATurnedLineOnlyTheDetectorFinds() throws {
+        final class Items: DataScannerDelegate, @unchecked Sendable {
+            let lock = NSLock()
+            var added: [RecognizedItem] = []
+            var last: [RecognizedItem] = []
+            func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem],
+                             allItems: [RecognizedItem]) {
+                lock.withLock { added += addedItems }
+            }
+            func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {
+                lock.withLock { last = allItems }
+            }
+        }
+        func scan(_ level: QualityLevel) throws -> Items {
+            let items = Items()
+            let scanner = DataScanner(recognizedDataTypes: [.text()], qualityLevel: level, recognizesMultipleItems: true)
+            scanner.delegate = items
+            try scanner.startScanning(DriftingTurnedLine(count: 45))
+            #expect(scanner.waitUntilFinished()?.reason == .endOfSource)
+            return items
+        }
+        let balanced = try scan(.balanced)
+        let added = balanced.lock.withLock { balanced.added }
+        #expect(added.count == 1, "added \(added.map(\.value))")
+        let item = try #require(balanced.lock.withLock { balanced.last }.first)
+        #expect(characterErrorRate(item.value, truth: DriftingTurnedLine.text) <= 0.1, "read \(item.value)")
+        let ink = try DriftingTurnedLine(count: 45).ink(inFrame: 44)
+        #expect(item.bounds.center.distance(to: ink.center) <= 6, "item at \(item.bounds), ink \(ink)")
+
+        let fast = try scan(.fast)
+        let readByFast = fast.lock.withLock { fast.added }.map(\.value)
+        #expect(!readByFast.contains { characterErrorRate($0, truth: DriftingTurnedLine.text) <= 0.1 },
+                "fast read \(readByFast)")
+    }
+}
