@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 // PP-OCRv4's DB ("differentiable binarisation") text detector, run by OpenCV 4.6's dnn: the network gives every
@@ -21,6 +22,10 @@
 struct CB_TextDetector {
     /// The ONNX file's bytes, read once.
     std::vector<uchar> model;
+    /// With `keeps_network`: the network of the last call and the input size it was made for (guarded by `kept`).
+    std::mutex kept;
+    cv::dnn::Net keptNetwork;
+    cv::Size keptSize;
 
     /// A network from `model`, made for each image (25 ms of the 300-650 ms a run takes). OpenCV 4.6's dnn keeps
     /// the output sizes of the model's Resize layers from a network's first run: run again at another input size,
@@ -85,13 +90,23 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
 }
 
 /// The network's output for the upright picture `upright` read at `size`: its text probability map, as a blob.
-cv::Mat runNetwork(const CB_TextDetector &detector, const cv::Mat &upright, cv::Size size) {
+cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, bool keepsNetwork) {
     // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
     const cv::Mat blob =
         cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5), false, false);
-    cv::dnn::Net net = detector.network();
-    net.setInput(blob);
-    return net.forward();  // its own buffer, which outlives the network's
+    if (!keepsNetwork) {
+        cv::dnn::Net net = detector.network();
+        net.setInput(blob);
+        return net.forward();  // its own buffer, which outlives the network's
+    }
+    const std::lock_guard<std::mutex> guard(detector.kept);
+    if (detector.keptNetwork.empty() || detector.keptSize != size) {
+        detector.keptNetwork = cv::dnn::Net();  // the old buffers freed before the new are made
+        detector.keptNetwork = detector.network();
+        detector.keptSize = size;
+    }
+    detector.keptNetwork.setInput(blob);
+    return detector.keptNetwork.forward().clone();  // the network's output buffer is its own, reused next call
 }
 
 /// The outlines of the regions whose probability is above `threshold`, as PaddleOCR finds them.
@@ -235,7 +250,7 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
     }
     const int width = upright.cols, height = upright.rows;
     const cv::Size size = inputSize(width, height, options->short_side, options->max_long_side);
-    const cv::Mat output = runNetwork(*detector, upright, size);
+    const cv::Mat output = runNetwork(*detector, upright, size, options->keeps_network != 0);
     CB_REQUIRE(output.dims == 4 && output.size[2] == size.height && output.size[3] == size.width,
                "CB_TextDetector_detect: the model's output is not one probability map of the input's size");
     const cv::Mat probability(size.height, size.width, CV_32F, const_cast<float *>(output.ptr<float>()));
@@ -286,5 +301,6 @@ extern "C" CB_TextDetectorOptions CB_TextDetectorOptions_default(void) {
     options.box_threshold = 0.5f;
     options.unclip_ratio = 1.6f;
     options.min_height = 0;
+    options.keeps_network = 0;
     return options;
 }

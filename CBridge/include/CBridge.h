@@ -354,6 +354,10 @@ typedef struct CB_TextDetectorOptions {
     float box_threshold;    /* a region is kept when its mean probability is at least this (default 0.5) */
     float unclip_ratio;     /* regions are grown by area * ratio / perimeter on each side (default 1.6) */
     int min_height;         /* boxes whose short side is under this many source pixels are dropped (default 0) */
+    int keeps_network;      /* 1: the network made for this input size is kept for the detector's next call at the
+                               same size (a video's frames: its making, 25 ms, and the faulting-in of its 150-277 MB
+                               of buffers are saved), freed at another size or with the detector; 0 (default): made
+                               for this call and freed before it returns (images of many sizes, peak RSS) */
 } CB_TextDetectorOptions;
 
 CB_TextDetectorOptions CB_TextDetectorOptions_default(void);

@@ -111,7 +111,9 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         let still = QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true)
         #expect(still.readsWithLearnedReader)
         #expect(!QualityLevel.balanced.textOptions(languages: ["eng", "deu"], stillImages: true).readsWithLearnedReader)
-        #expect(!QualityLevel.balanced.textOptions(languages: ["eng"]).readsWithLearnedReader)
+        #expect(QualityLevel.balanced.textOptions(languages: ["eng"]).readsWithLearnedReader)
+        #expect(!QualityLevel.balanced.textOptions(languages: ["eng", "deu"]).readsWithLearnedReader)
+        #expect(!QualityLevel.fast.textOptions(languages: ["eng"]).readsWithLearnedReader)
         #expect(!QualityLevel.fast.textOptions(languages: ["eng"], stillImages: true).readsWithLearnedReader)
         var noDetector = still
         noDetector.detector = nil

@@ -63,7 +63,7 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// on the box is followed onto the line's pixels as they drift, and dropped once they are gone.
     @Test func aTurnsBoxIsTakenAfterItsLagAndFollowsItsText() throws {
         let video = try DriftingTurnedLine(count: 30, hiddenFrom: 24)
-        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30, isLive: false)
+        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
         defer { cadence.stop() }
         for index in 0..<30 {
             let boxes = try cadence.boxes(in: video.frame(index), located: [])
@@ -85,7 +85,7 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// quarter of the interval.
     @Test func aNewSceneStartsATurnBeforeItsTime() throws {
         let video = try DriftingTurnedLine(count: 1)
-        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 40, isLive: false)
+        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 40)
         defer { cadence.stop() }
         let blank = try FrameImage(pixels: [UInt8](repeating: 255, count: 640 * 360), width: 640, height: 360,
                                    channels: 1)

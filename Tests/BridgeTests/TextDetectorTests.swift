@@ -185,6 +185,22 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect(QualityLevel.fast.textOptions(languages: ["eng"]).detector == nil)
     }
 
+    /// A video's detector keeps its network from frame to frame (`keepsNetwork`): the same boxes as a network made
+    /// afresh, frame after frame, and again after a frame of another size (OpenCV 4.6's dnn keeps a network's first
+    /// output sizes, so it is made again for a new size).
+    @Test func aKeptNetworkFindsWhatAFreshOneFinds() throws {
+        let fresh = try sharedTextDetector.get()
+        let keeping = try LearnedTextDetector(options: TextDetectorOptions(keepsNetwork: true))
+        let pictures = try [(0.0, 32), (12, 32), (-25, 24), (0, 32)].map { degrees, height in
+            try turnedLine("Order 4711 ships today", pixelHeight: height, degrees: degrees).frame
+        }
+        for picture in pictures + pictures {
+            let expected = try fresh.detect(in: picture)
+            #expect(expected.count == 1)
+            #expect(try keeping.detect(in: picture) == expected)
+        }
+    }
+
     @Test func missingModelNamesMakeSetup() {
         let path = "/nonexistent/livescan-models/\(TextDetectorModel.fileName)"
         #expect {

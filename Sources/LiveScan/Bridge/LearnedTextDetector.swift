@@ -13,12 +13,18 @@ public struct TextDetectorOptions: Sendable, Equatable {
     public var maxLongSide: Int
     /// A region is kept when its mean text probability is at least this, 0...1 (default 0.5).
     public var boxThreshold: Double
+    /// Whether the network made for one frame's size is kept for the next frame of that size (a video's), rather
+    /// than made and freed for each picture (default false: images come in many sizes, and the network's buffers,
+    /// 150-277 MB, would stay beside the next picture's readers).
+    public var keepsNetwork: Bool
 
-    public init(modelPath: String? = nil, shortSide: Int = 736, maxLongSide: Int = 2560, boxThreshold: Double = 0.5) {
+    public init(modelPath: String? = nil, shortSide: Int = 736, maxLongSide: Int = 2560, boxThreshold: Double = 0.5,
+                keepsNetwork: Bool = false) {
         self.modelPath = modelPath
         self.shortSide = shortSide
         self.maxLongSide = maxLongSide
         self.boxThreshold = boxThreshold
+        self.keepsNetwork = keepsNetwork
     }
 }
 
@@ -87,6 +93,7 @@ public final class LearnedTextDetector: @unchecked Sendable {
         raw.short_side = Int32(options.shortSide)
         raw.max_long_side = Int32(options.maxLongSide)
         raw.box_threshold = Float(options.boxThreshold)
+        raw.keeps_network = options.keepsNetwork ? 1 : 0
         return raw
     }
 

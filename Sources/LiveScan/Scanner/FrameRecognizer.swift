@@ -34,8 +34,8 @@ struct FrameRecognizer {
     /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line: the locator's, kept
     /// current in every frame (a line entering the frame grows in it, where the detector's box was cut as it was
     /// at its turn). A located region much taller than the boxes in it is a blob of several lines or texture
-    /// around them, as on a scene (ICDAR 2015's photos): the detector's boxes are read, tight around the text
-    /// and at its angle, and the blob is not.
+    /// around them, as on a scene (ICDAR 2015's photos): the detector's boxes are read, tight around the text and
+    /// at its angle, and the blob is not.
     static func oneRegionPerText(located: [Bounds], detected: [Bounds]) -> (located: [Bounds], detected: [Bounds]) {
         let boxes = detected.filter { box in
             !located.contains { region in

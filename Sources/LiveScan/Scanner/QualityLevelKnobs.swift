@@ -55,7 +55,7 @@ extension QualityLevel {
             options.detector = TextDetectorOptions()
             options.learnedReader = LearnedReaderOptions()
         } else if let shortSide = videoDetectorShortSide {
-            options.detector = TextDetectorOptions(shortSide: shortSide)
+            options.detector = TextDetectorOptions(shortSide: shortSide, keepsNetwork: true)
             options.detectorRole = .besideLocator
             options.learnedReader = LearnedReaderOptions()
         }

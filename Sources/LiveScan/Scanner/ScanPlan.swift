@@ -29,7 +29,8 @@ struct ScanPlan {
         textDetector = engines.textRecognizer.flatMap { recognizer in
             qualityLevel.textDetectorInterval.flatMap { interval in
                 source.holdsStillImages ? nil
-                    : TextDetectorCadence(recognizer: recognizer, interval: interval, isLive: source.isLive)
+                    : TextDetectorCadence(recognizer: recognizer, interval: interval,
+                                          droppedFrames: source.isLive ? { source.droppedFrames } : nil)
             }
         }
         guard let detector = engines.barcodeDetector else {
