@@ -105,6 +105,22 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(firstFound == 10 + TextDetectorCadence.fileLag)
     }
 
+    /// Where the locator and the detector found the same text, one region is read: a located line about as tall as
+    /// the box in it is the locator's; a located blob much taller than the box gives way to it; a box the locator
+    /// missed is read beside its lines.
+    @Test func aLocatedLineKeepsItsTextButABlobGivesWayToTheBoxInIt() {
+        let line = Bounds(x: 100, y: 100, width: 300, height: 30)
+        let box = Bounds(x: 110, y: 102, width: 200, height: 26)
+        var (located, detected) = FrameRecognizer.oneRegionPerText(located: [line], detected: [box])
+        #expect(located == [line] && detected.isEmpty)
+        let blob = Bounds(x: 80, y: 60, width: 400, height: 120)
+        (located, detected) = FrameRecognizer.oneRegionPerText(located: [blob], detected: [box])
+        #expect(located.isEmpty && detected == [box])
+        let elsewhere = Bounds(x: 500, y: 300, width: 120, height: 24)
+        (located, detected) = FrameRecognizer.oneRegionPerText(located: [line], detected: [elsewhere])
+        #expect(located == [line] && detected == [elsewhere])
+    }
+
     /// End to end at the default level: the turned line is read from the detector's box, one item that stays one
     /// item as it drifts. At `fast`, which runs no detector, the edge locator does not read it.
     @Test func aScanReadsATurnedLineOnlyTheDetectorFinds() throws {

@@ -59,7 +59,7 @@ public final class TesseractTextRecognizer: TextRecognizer, @unchecked Sendable 
     }()
 
     /// Reads `region` with Tesseract in single-line mode (PSM 7), the crop scaled to `cropHeight`; with the learned
-    /// detector, the region's quad rectified upright at the size it was found.
+    /// detector finding the lines, as `readDetectedBox`.
     public func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
         if detectorFindsLines {
             return try readDetectedBox(in: frame, region: region)
