@@ -83,12 +83,9 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
     /// A code found earlier, with what it takes to find it again.
     fileprivate struct KnownCode {
         var observation: Observation
-        /// Its gray pixels in the frame it was read in, and where they were; nil when it was read wholly
-        /// outside the frame (zxing may place a cut-off code's corners there), and then never followed.
-        var patch: FrameImage?
-        var patchOrigin: (x: Double, y: Double)
-        /// How far it has moved since it was read.
-        var moved = (dx: 0.0, dy: 0.0)
+        /// Its gray pixels in the frame it was read in; nil when it was read wholly outside the frame, and then
+        /// never followed.
+        var pixels: FollowedPixels?
         /// How it moves, in pixels per frame it was located in (read or followed).
         var motion = Motion()
         var framesFollowed = 0
@@ -258,30 +255,23 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
 
     private func read(_ frame: Frame, region: PixelRect?) throws -> [KnownCode] {
         try detector.detect(in: frame, region: region).map { observation in
-            let clipped = PixelRect(enclosing: observation.bounds).clipped(toWidth: frame.width, height: frame.height)
-            let patch = clipped.width > 0 && clipped.height > 0 ? try frame.bridgeImage().copyPatch(clipped) : nil
-            return KnownCode(observation: observation, patch: patch, patchOrigin: (Double(clipped.x), Double(clipped.y)))
+            KnownCode(observation: observation, pixels: try FollowedPixels(observation.bounds, in: frame))
         }
     }
 
     /// Looks for `code` where its last step would take it; true (and `code` moved) when found.
     private func follow(_ code: inout KnownCode, in frame: Frame) throws -> Bool {
-        guard let patch = code.patch, code.framesFollowed < configuration.maxFramesFollowed,
-              min(patch.width, patch.height) >= configuration.minFollowedSide else { return false }
+        guard var pixels = code.pixels, code.framesFollowed < configuration.maxFramesFollowed,
+              pixels.shortSide >= configuration.minFollowedSide else { return false }
         let step = code.motion.step(after: 1)
-        let expectedX = code.patchOrigin.x + code.moved.dx + step.dx
-        let expectedY = code.patchOrigin.y + code.moved.dy + step.dy
         // Room for the step to change by a few pixels, more for fast codes.
         let radius = 4 + Int(max(abs(step.dx), abs(step.dy)).rounded(.up))
-        let corners = PixelRect(x: Int(expectedX.rounded()) - radius, y: Int(expectedY.rounded()) - radius,
-                                width: 2 * radius + 1, height: 2 * radius + 1)
-        let found = try frame.bridgeImage().locate(patch, corners: corners)
-        guard found.score >= configuration.minFollowScore else { return false }
-        let moved = (dx: found.x - code.patchOrigin.x, dy: found.y - code.patchOrigin.y)
+        guard let move = try pixels.find(in: frame, step: step, radius: radius, minScore: configuration.minFollowScore)
+        else { return false }
         let before = code.observation.bounds
-        code.observation.bounds = before.offsetBy(dx: moved.dx - code.moved.dx, dy: moved.dy - code.moved.dy)
+        code.observation.bounds = before.offsetBy(dx: move.dx, dy: move.dy)
         code.motion.observe(from: before.center, to: code.observation.bounds.center, elapsed: 1)
-        code.moved = moved
+        code.pixels = pixels
         code.framesFollowed += 1
         return true
     }

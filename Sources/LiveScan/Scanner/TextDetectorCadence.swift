@@ -14,13 +14,10 @@ import Glibc
 /// are ready, and its turns come less often while the source drops frames (the frame budget comes first). A turn
 /// comes early, after a quarter of the interval, when most of the edge locator's lines are new.
 final class TextDetectorCadence {
-    /// A box being followed: its pixels as they were cut, and where they are now.
+    /// A box being followed: where it is now, and its pixels as they were cut.
     private struct FollowedBox {
         var bounds: Bounds
-        let patch: FrameImage
-        /// The top-left corner of `patch` where it was cut, and how far it has moved since.
-        let patchOrigin: (x: Double, y: Double)
-        var moved: (dx: Double, dy: Double) = (0, 0)
+        var pixels: FollowedPixels
         /// Its move in the last frame followed: where to look first in the next.
         var step: (dx: Double, dy: Double) = (0, 0)
     }
@@ -136,10 +133,8 @@ final class TextDetectorCadence {
     /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
     /// to move it; nil when not found.
     private func carry(_ bounds: Bounds, from earlier: Frame, into frame: Frame) throws -> FollowedBox? {
-        let rect = PixelRect(enclosing: bounds).clipped(toWidth: earlier.width, height: earlier.height)
-        guard rect.width >= 4, rect.height >= 4 else { return nil }
-        let box = FollowedBox(bounds: bounds, patch: try earlier.bridgeImage().copyPatch(rect),
-                              patchOrigin: (Double(rect.x), Double(rect.y)))
+        guard let pixels = try FollowedPixels(bounds, in: earlier), pixels.shortSide >= 4 else { return nil }
+        let box = FollowedBox(bounds: bounds, pixels: pixels)
         let frames = frame.index - earlier.index
         return try locate(box, in: frame, radius: Self.searchRadius + Self.searchRadius * min(frames, 16))
     }
@@ -153,17 +148,11 @@ final class TextDetectorCadence {
     private static let searchRadius = 4
 
     private func locate(_ box: FollowedBox, in frame: Frame, radius: Int) throws -> FollowedBox? {
-        let expectedX = box.patchOrigin.x + box.moved.dx + box.step.dx
-        let expectedY = box.patchOrigin.y + box.moved.dy + box.step.dy
-        let corners = PixelRect(x: Int(expectedX.rounded()) - radius, y: Int(expectedY.rounded()) - radius,
-                                width: 2 * radius + 1, height: 2 * radius + 1)
-        let found = try frame.bridgeImage().locate(box.patch, corners: corners)
-        guard found.score >= Self.minFollowScore else { return nil }
         var box = box
-        let moved = (dx: found.x - box.patchOrigin.x, dy: found.y - box.patchOrigin.y)
-        box.step = (moved.dx - box.moved.dx, moved.dy - box.moved.dy)
-        box.bounds = box.bounds.offsetBy(dx: box.step.dx, dy: box.step.dy)
-        box.moved = moved
+        guard let move = try box.pixels.find(in: frame, step: box.step, radius: radius, minScore: Self.minFollowScore)
+        else { return nil }
+        box.step = move
+        box.bounds = box.bounds.offsetBy(dx: move.dx, dy: move.dy)
         return box
     }
 }
