@@ -59,14 +59,16 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"]))
     }
 
-    /// A video file's scan takes a turn's boxes `fileLag` frames after it, whatever the machine's speed; from then
-    /// on the box is followed onto the line's pixels as they drift, and dropped once they are gone.
+    /// A video file's scan takes a turn's boxes `fileLag` frames after it, whatever the machine's speed, read by the
+    /// turn; from then on the box and its reading are followed onto the line's pixels as they drift, and dropped
+    /// once they are gone.
     @Test func aTurnsBoxIsTakenAfterItsLagAndFollowsItsText() throws {
         let video = try DriftingTurnedLine(count: 30, hiddenFrom: 24)
         let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
         defer { cadence.stop() }
         for index in 0..<30 {
-            let boxes = try cadence.boxes(in: video.frame(index), located: [])
+            let lines = try cadence.lines(in: video.frame(index), located: [])
+            let boxes = lines.map(\.bounds)
             if index < TextDetectorCadence.fileLag {
                 #expect(boxes.isEmpty, "frame \(index): \(boxes)")
             } else if index < 24 {
@@ -75,6 +77,10 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
                 let box = try #require(boxes.first)
                 #expect(box.center.distance(to: ink.center) <= 4, "frame \(index): box \(box), ink \(ink)")
                 #expect(ink.share(coveredBy: box) > 0.95)
+                let reading = try #require(lines.first?.reading, "frame \(index): the box read nothing")
+                #expect(characterErrorRate(reading.transcript ?? "", truth: DriftingTurnedLine.text) <= 0.1,
+                        "frame \(index): read \(reading.transcript ?? "")")
+                #expect(reading.bounds.center.distance(to: ink.center) <= 6, "frame \(index): reading at \(reading.bounds)")
             } else {
                 #expect(boxes.isEmpty, "frame \(index), the line gone: \(boxes)")
             }
@@ -90,7 +96,7 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         let blank = try FrameImage(pixels: [UInt8](repeating: 255, count: 640 * 360), width: 640, height: 360,
                                    channels: 1)
         for index in 0..<10 {
-            #expect(try cadence.boxes(in: Frame(image: blank, index: index, time: 0), located: []).isEmpty)
+            #expect(try cadence.lines(in: Frame(image: blank, index: index, time: 0), located: []).isEmpty)
         }
         // Two lines of the locator where there were none: the scene changed at frame 10.
         let located = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30)]
@@ -98,7 +104,7 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         var firstFound: Int?
         for index in 10..<40 where firstFound == nil {
             let frame = Frame(image: line.image, index: index, time: 0)
-            if try !cadence.boxes(in: frame, located: located).isEmpty {
+            if try !cadence.lines(in: frame, located: located).isEmpty {
                 firstFound = index
             }
         }
@@ -110,13 +116,13 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// missed is read beside its lines.
     @Test func aLocatedLineKeepsItsTextButABlobGivesWayToTheBoxInIt() {
         let line = Bounds(x: 100, y: 100, width: 300, height: 30)
-        let box = Bounds(x: 110, y: 102, width: 200, height: 26)
+        let box = DetectedLine(bounds: Bounds(x: 110, y: 102, width: 200, height: 26), reading: nil)
         var (located, detected) = FrameRecognizer.oneRegionPerText(located: [line], detected: [box])
         #expect(located == [line] && detected.isEmpty)
         let blob = Bounds(x: 80, y: 60, width: 400, height: 120)
         (located, detected) = FrameRecognizer.oneRegionPerText(located: [blob], detected: [box])
         #expect(located.isEmpty && detected == [box])
-        let elsewhere = Bounds(x: 500, y: 300, width: 120, height: 24)
+        let elsewhere = DetectedLine(bounds: Bounds(x: 500, y: 300, width: 120, height: 24), reading: nil)
         (located, detected) = FrameRecognizer.oneRegionPerText(located: [line], detected: [elsewhere])
         #expect(located == [line] && detected == [elsewhere])
     }

@@ -36,16 +36,21 @@ struct FrameRecognizer {
     /// at its turn). A located region much taller than the boxes in it is a blob of several lines or texture
     /// around them, as on a scene (ICDAR 2015's photos): the detector's boxes are read, tight around the text and
     /// at its angle, and the blob is not.
-    static func oneRegionPerText(located: [Bounds], detected: [Bounds]) -> (located: [Bounds], detected: [Bounds]) {
-        let boxes = detected.filter { box in
-            !located.contains { region in
-                box.isMostlyCovered(by: [region]) && region.height <= sameLineHeightRatio * box.shortSide
-            }
-        }
+    static func oneRegionPerText(located: [Bounds], detected: [DetectedLine])
+        -> (located: [Bounds], detected: [DetectedLine])
+    {
+        let lines = detected.filter { line in !located.contains { isLine(of: line.bounds, located: $0) } }
+        let boxes = lines.map(\.bounds)
         let regions = located.filter { region in
             !region.isMostlyCovered(by: boxes) && !boxes.contains { $0.isMostlyCovered(by: [region]) }
         }
-        return (regions, boxes)
+        return (regions, lines)
+    }
+
+    /// Whether the located region `region` is the line of the detector's `box`: it covers the box and is at most
+    /// `sameLineHeightRatio` times as tall.
+    static func isLine(of box: Bounds, located region: Bounds) -> Bool {
+        box.isMostlyCovered(by: [region]) && region.height <= sameLineHeightRatio * box.shortSide
     }
 
     /// A located line's region is 1.5 times as tall as its ink (its margins), a detector's box about 1.3-1.6 times
@@ -57,23 +62,19 @@ struct FrameRecognizer {
     {
         let allLocated = try text?.lineRegions(in: frame) ?? []
         let (located, detected) = Self.oneRegionPerText(
-            located: allLocated, detected: try textDetector?.boxes(in: frame, located: allLocated) ?? [])
+            located: allLocated, detected: try textDetector?.lines(in: frame, located: allLocated) ?? [])
         let results = ConcurrentResults()
         results.textCache = textCache
         let readText: @Sendable () throws -> Void = { [text] in
             guard let text else { return }
-            // The cache hands back the regions it was given, so a detector's box is known by its value.
-            let detectedBoxes = Set(detected)
-            let read = { (region: Bounds) in
-                try detectedBoxes.contains(region) ? text.readDetectedBox(in: frame, region: region)
-                    : text.readLine(in: frame, region: region)
-            }
+            // The detector's boxes come read by its turn.
+            let detectedLines = detected.compactMap(\.reading)
             if var cache = results.textCache {
-                results.lines = try cache.lines(in: located + detected, frame: frame.index, read: read)
+                results.lines = try cache.lines(in: located, frame: frame.index) { try text.readLine(in: frame, region: $0) }
+                    + detectedLines
                 results.textCache = cache
             } else {
-                results.lines = try text.readLines(in: frame, regions: located)
-                    + detected.compactMap { try text.readDetectedBox(in: frame, region: $0) }
+                results.lines = try text.readLines(in: frame, regions: located) + detectedLines
             }
         }
         if let decodedBarcodes {

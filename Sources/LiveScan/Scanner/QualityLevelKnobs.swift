@@ -41,7 +41,7 @@ extension QualityLevel {
     /// 640 ms a frame at 1312x736 buys no lag: it finds every line, and its boxes are read by the learned line
     /// recogniser beside Tesseract (`TextRecognizerOptions.learnedReader`, about 100 ms a box). A video or live
     /// scan keeps the edge locator in every frame and runs the detector beside it every `textDetectorInterval`
-    /// frames (`TextDetectorCadence`), at `videoDetectorShortSide`; its boxes are read by both readers too (on
+    /// frames (`TextDetectorCadence`), at `videoDetectorShortSide`; its turn reads its boxes with both readers (on
     /// ICDAR's 48 photos shown as video, 1.5 s each: word recall 0.29 -> 0.39 still, 0.33 -> 0.45 panned; peak RSS
     /// 325 -> 363 MB, the recogniser's networks kept between frames).
     public func textOptions(languages: [String], stillImages: Bool = false) -> TextRecognizerOptions {

@@ -30,7 +30,8 @@ struct ScanPlan {
             qualityLevel.textDetectorInterval.flatMap { interval in
                 source.holdsStillImages ? nil
                     : TextDetectorCadence(recognizer: recognizer, interval: interval,
-                                          droppedFrames: source.isLive ? { source.droppedFrames } : nil)
+                                          droppedFrames: source.isLive ? { source.droppedFrames } : nil,
+                                          sameItem: sameItem)
             }
         }
         guard let detector = engines.barcodeDetector else {

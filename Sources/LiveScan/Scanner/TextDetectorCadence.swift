@@ -5,18 +5,24 @@ import Glibc
 /// edge locator misses, but costs hundreds of milliseconds a frame (about 320 ms at 960x544 on one core), so it
 /// runs every `interval` frames, on a thread of its own, on the frame of its turn; in between, and while it runs,
 /// each of its boxes is followed from frame to frame: its pixels are found again near where they were
-/// (`FrameImage.locate`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
+/// (`FollowedPixels`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
 /// pixels are not found again (it left the frame, was hidden, blurred) is dropped until a later turn finds it. The
 /// boxes of each turn replace the last turn's.
+///
+/// The turn reads its boxes too, on its thread (`TextRecognizer.readDetectedBox`, both readers: about 75 ms a box),
+/// and each box carries its reading as it is followed: on the frame loop those reads held up a live scan (22 in
+/// 25 s of the 720p30 benchmark, 1.6 s in which frames were dropped). A box whose line the edge locator found in the
+/// turn's frame is left to it (`FrameRecognizer.isLine`) and not followed. A box where a followed box of an earlier turn
+/// is in the turn's frame (`SameItem.isSamePlace`) keeps that box's reading for up to `rereadTurns` turns.
 ///
 /// A video file's scan takes a turn's boxes `fileLag` frames after that turn (waiting for them if need be), so that
 /// its event log does not depend on how fast the machine is; a live scan takes them in the first frame after they
 /// are ready, and its turns come less often while the source drops frames (the frame budget comes first). A turn
 /// comes early, after a quarter of the interval, when most of the edge locator's lines are new.
 final class TextDetectorCadence {
-    /// A box being followed: where it is now, and its pixels as they were cut.
+    /// A box being followed: where it is now, what it read, and its pixels as they were cut.
     private struct FollowedBox {
-        var bounds: Bounds
+        var line: DetectedLine
         var pixels: FollowedPixels
         /// Its move in the last frame followed: where to look first in the next.
         var step: (dx: Double, dy: Double) = (0, 0)
@@ -36,6 +42,10 @@ final class TextDetectorCadence {
     private var turn: Turn?
     private var lastTurnFrame: Int?
     private var followed: [FollowedBox] = []
+    /// Turns started: the next turn's number.
+    private var turns = 0
+    /// Whether a box is where a followed box is: the tracker's rule for text.
+    private let sameItem: SameItem
     /// The edge locator's lines in the frame before.
     private var lastLocated: [Bounds] = []
     /// Frames between turns now: `interval`, doubled (up to `maxBackoff` times) for each turn after which a live
@@ -53,28 +63,32 @@ final class TextDetectorCadence {
     /// hand-held camera correlate above 0.9 from one frame to the next; half a line hidden or gone, below 0.7.
     static let minFollowScore = 0.8
     static let maxBackoff = 8
+    /// Turns a box's reading is kept before it is read again: a display or a label's text can change in place.
+    static let rereadTurns = 4
     /// A live scan on a loaded machine drops a few frames whatever the detector does (19 of 740 in the 720p30
     /// benchmark without it: 2.6 %); more than this is the detector's doing.
     static let droppedShare = 0.05
 
     /// `droppedFrames`: a live source's count of frames it dropped; with it, each turn's boxes are taken as soon as
     /// they are ready (the newest frame matters, not the order), and turns come less often while frames are dropped.
-    init(recognizer: any TextRecognizer, interval: Int, droppedFrames: (() -> Int)? = nil) {
+    /// `sameItem`: the tracker's rule, by which a box is one an earlier turn read.
+    init(recognizer: any TextRecognizer, interval: Int, droppedFrames: (() -> Int)? = nil,
+         sameItem: SameItem = SameItem(configuration: TrackerConfiguration())) {
         self.recognizer = recognizer
+        self.sameItem = sameItem
         self.interval = max(interval, 1)
         currentInterval = self.interval
         self.droppedFrames = droppedFrames
         fileLag = droppedFrames == nil ? min(Self.fileLag, self.interval) : nil
     }
 
-    /// The detector's boxes in `frame`: the last turn's, followed to where their text is now. `located`: the
+    /// The detector's boxes in `frame`, read: the last turn's, followed to where their text is now. `located`: the
     /// edge locator's lines in this frame, which tell when the scene changed.
-    func boxes(in frame: Frame, located: [Bounds]) throws -> [Bounds] {
+    func lines(in frame: Frame, located: [Bounds]) throws -> [DetectedLine] {
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
-            let found = try turn.result.wait()
-            followed = try found.compactMap { try carry($0, from: turn.frame, into: frame) }
+            followed = try turn.result.wait().compactMap { try carry($0, from: turn.frame, into: frame) }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
         if turn == nil, sinceTurn >= currentInterval || sinceTurn >= currentInterval / 4 && isNewScene(located) {
@@ -85,10 +99,10 @@ final class TextDetectorCadence {
                     : min(currentInterval * 2, interval * Self.maxBackoff)
                 droppedAtTurn = dropped
             }
-            start(on: frame)
+            start(on: frame, located: located)
         }
         lastLocated = located
-        return followed.map(\.bounds)
+        return followed.map(\.line)
     }
 
     /// Whether most of this frame's lines (at least 2) are new, touching none of the frame before's: the camera
@@ -111,10 +125,15 @@ final class TextDetectorCadence {
         return turn.result.isReady
     }
 
-    private func start(on frame: Frame) {
+    /// Starts a turn on `frame`, whose lines the edge locator found at `located`.
+    private func start(on frame: Frame, located: [Bounds]) {
         let result = TurnResult()
         let isLive = fileLag == nil
-        let thread = Thread { [recognizer] in
+        let turnNumber = turns
+        turns += 1
+        // The boxes followed into this frame, where the turn's boxes are found.
+        let known = followed.map(\.line)
+        let thread = Thread { [recognizer, sameItem] in
             // In a live scan the detector takes what the frame loop leaves of the cores: its thread runs at the
             // lowest priority, so that the scan keeps its frame rate and the detector's turns come late instead. (Not
             // in a file's scan, which waits for the turn: there a busy machine would starve it.) On Linux a nice
@@ -122,7 +141,13 @@ final class TextDetectorCadence {
             if isLive {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             }
-            result.finish(Result { try recognizer.detectedBoxes(in: frame) })
+            result.finish(Result {
+                let boxes = try recognizer.detectedBoxes(in: frame).filter { box in
+                    !located.contains { FrameRecognizer.isLine(of: box, located: $0) }
+                }
+                return try Self.read(boxes, in: frame, turn: turnNumber, known: known, recognizer: recognizer,
+                                     sameItem: sameItem)
+            })
         }
         thread.name = "LiveScan.textDetector"
         thread.start()
@@ -130,11 +155,28 @@ final class TextDetectorCadence {
         lastTurnFrame = frame.index
     }
 
+    /// `boxes` of the turn `turn` on `frame`, each with its reading: that of the `known` box at its place (the
+    /// nearest by `sameItem`) while it is fresh, or read.
+    private static func read(_ boxes: [Bounds], in frame: Frame, turn: Int, known: [DetectedLine],
+                             recognizer: any TextRecognizer, sameItem: SameItem) throws -> [DetectedLine] {
+        try boxes.map { box in
+            let same = known.filter { sameItem.isSamePlace(box, as: $0.bounds) }
+                .max { $0.bounds.intersectionOverUnion(box) < $1.bounds.intersectionOverUnion(box) }
+            if let same, turn - same.turnRead < rereadTurns {
+                var line = same
+                line.move(dx: box.center.x - same.bounds.center.x, dy: box.center.y - same.bounds.center.y)
+                line.bounds = box
+                return line
+            }
+            return DetectedLine(bounds: box, reading: try recognizer.readDetectedBox(in: frame, region: box), turnRead: turn)
+        }
+    }
+
     /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
     /// to move it; nil when not found.
-    private func carry(_ bounds: Bounds, from earlier: Frame, into frame: Frame) throws -> FollowedBox? {
-        guard let pixels = try FollowedPixels(bounds, in: earlier), pixels.shortSide >= 4 else { return nil }
-        let box = FollowedBox(bounds: bounds, pixels: pixels)
+    private func carry(_ line: DetectedLine, from earlier: Frame, into frame: Frame) throws -> FollowedBox? {
+        guard let pixels = try FollowedPixels(line.bounds, in: earlier), pixels.shortSide >= 4 else { return nil }
+        let box = FollowedBox(line: line, pixels: pixels)
         let frames = frame.index - earlier.index
         return try locate(box, in: frame, radius: Self.searchRadius + Self.searchRadius * min(frames, 16))
     }
@@ -152,25 +194,41 @@ final class TextDetectorCadence {
         guard let move = try box.pixels.find(in: frame, step: box.step, radius: radius, minScore: Self.minFollowScore)
         else { return nil }
         box.step = move
-        box.bounds = box.bounds.offsetBy(dx: move.dx, dy: move.dy)
+        box.line.move(dx: move.dx, dy: move.dy)
         return box
     }
 }
 
-/// The boxes of one detector turn, written by its thread, waited for by the scan's.
+/// A box of the learned detector and what it reads (nil: nothing).
+struct DetectedLine: Sendable, Equatable {
+    var bounds: Bounds
+    var reading: Observation?
+    /// The detector's turn that read it.
+    var turnRead = 0
+
+    mutating func move(dx: Double, dy: Double) {
+        bounds = bounds.offsetBy(dx: dx, dy: dy)
+        if var moved = reading {
+            moved.bounds = moved.bounds.offsetBy(dx: dx, dy: dy)
+            reading = moved
+        }
+    }
+}
+
+/// What one detector turn found, written by its thread, waited for by the scan's.
 private final class TurnResult: @unchecked Sendable {
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<[Bounds], Error>?
+    private var result: Result<[DetectedLine], Error>?
 
     var isReady: Bool { lock.withLock { result != nil } }
 
-    func finish(_ result: Result<[Bounds], Error>) {
+    func finish(_ result: Result<[DetectedLine], Error>) {
         lock.withLock { self.result = result }
         done.signal()
     }
 
-    func wait() throws -> [Bounds] {
+    func wait() throws -> [DetectedLine] {
         if let result = lock.withLock({ result }) {
             return try result.get()
         }
