@@ -3,11 +3,16 @@ import Testing
 import LiveScan
 import LiveScanScenes
 
-@Suite struct SourceBridgeTests {
+@Suite final class SourceBridgeTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-source-\(UUID())")
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    // A suite instance per test: its folder goes with it.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     @Test func videoFramesComeBackInOrderWithMediaTime() throws {
@@ -87,12 +92,17 @@ import LiveScanScenes
 }
 
 /// Image files are read header first: a picture too large is refused before decoding, a cut one is flagged.
-@Suite struct ImageFileTests {
+@Suite final class ImageFileTests {
     let folder: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-image-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    // A suite instance per test: its folder goes with it.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     @Test func theHeaderSizeIsCheckedBeforeDecoding() throws {

@@ -7,7 +7,7 @@ import LiveScanTestSupport
 /// Video files and streams as CBridge's own FFmpeg decoder (MediaDecoder) hands them out: every frame, in order,
 /// with the pixels that were rendered into it, the times and counts cv::VideoCapture reported, and the stream
 /// timeouts. The variants (MPEG-TS, rotated, 4:4:4 at an odd size, streams) are made by the ffmpeg command.
-@Suite struct VideoDecodingTests {
+@Suite final class VideoDecodingTests {
     /// A QR code moving 3 px a frame (so neighbouring frames differ) beside a Code 128 standing still.
     static let scene = Scene(
         name: "decoding", width: 320, height: 240, fps: 24, frameCount: 48, background: .paper,
@@ -31,6 +31,11 @@ import LiveScanTestSupport
         renderer = try SceneRenderer(scene: Self.scene)
         video = folder.appendingPathComponent("scene.mp4").path
         try renderer.writeVideo(to: video)
+    }
+
+    // A suite instance per test: its folder goes with it.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// H.264 as LiveScan's writer makes it has B-frames: the last frames come out only when the decoder is
