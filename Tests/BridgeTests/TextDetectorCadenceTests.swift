@@ -111,6 +111,36 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(firstFound == 10 + TextDetectorCadence.fileLag)
     }
 
+    /// A box whose line the edge locator found in the turn's frame is left to the locator: the turn neither reads
+    /// nor follows it. Beside a located region elsewhere, the same box is read and followed.
+    @Test func aTurnLeavesALineTheLocatorFoundToIt() throws {
+        let (picture, _) = try turnedLine(DriftingTurnedLine.text, pixelHeight: 24, degrees: 0)
+        func lines(located: (Bounds) -> Bounds) throws -> [DetectedLine] {
+            // The box the detector finds, from a turn beside no located line.
+            let probe = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
+            defer { probe.stop() }
+            var box: Bounds?
+            for index in 0...TextDetectorCadence.fileLag {
+                box = try probe.lines(in: Frame(image: picture.image, index: index, time: 0), located: []).first?.bounds
+            }
+            let found = try #require(box)
+            let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
+            defer { cadence.stop() }
+            var result: [DetectedLine] = []
+            for index in 0...TextDetectorCadence.fileLag {
+                result = try cadence.lines(in: Frame(image: picture.image, index: index, time: 0),
+                                           located: [located(found)])
+            }
+            return result
+        }
+        let aroundTheLine = try lines { box in
+            Bounds(x: box.boundingBox.minX - 3, y: box.boundingBox.minY - 3, width: box.width + 6, height: box.height + 6)
+        }
+        #expect(aroundTheLine.isEmpty, "\(aroundTheLine)")
+        let elsewhere = try lines { _ in Bounds(x: 0, y: 0, width: 40, height: 20) }
+        #expect(elsewhere.count == 1 && elsewhere.first?.reading != nil, "\(elsewhere)")
+    }
+
     /// Where the locator and the detector found the same text, one region is read: a located line about as tall as
     /// the box in it is the locator's; a located blob much taller than the box gives way to it; a box the locator
     /// missed is read beside its lines.
