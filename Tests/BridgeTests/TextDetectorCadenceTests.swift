@@ -141,6 +141,39 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(elsewhere.count == 1 && elsewhere.first?.reading != nil, "\(elsewhere)")
     }
 
+    /// A turn reads a new box, the next turn reads it again, and once two readings agree the box keeps its reading
+    /// for `rereadTurns` turns before it is read again: a line held still is read 3 times in 7 turns, not 7.
+    @Test func aBoxIsReadUntilTwoReadingsAgreeThenRests() throws {
+        final class CountingReads: TextRecognizer, @unchecked Sendable {
+            let recognizer: TesseractTextRecognizer
+            let lock = NSLock()
+            var reads = 0
+            init(_ recognizer: TesseractTextRecognizer) { self.recognizer = recognizer }
+            func lineRegions(in frame: Frame) throws -> [Bounds] { try recognizer.lineRegions(in: frame) }
+            func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
+                try recognizer.readLine(in: frame, region: region)
+            }
+            func detectedBoxes(in frame: Frame) throws -> [Bounds] { try recognizer.detectedBoxes(in: frame) }
+            func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation? {
+                lock.withLock { reads += 1 }
+                return try recognizer.readDetectedBox(in: frame, region: region)
+            }
+        }
+        let counting = CountingReads(try recognizer())
+        // A turn every 5 frames, each taken 5 frames on: turns 0 to 6 taken by frame 35.
+        let cadence = TextDetectorCadence(recognizer: counting, interval: 5)
+        defer { cadence.stop() }
+        let line = try DriftingTurnedLine(count: 1).frame(0)
+        var lines: [DetectedLine] = []
+        for index in 0...35 {
+            lines = try cadence.lines(in: Frame(image: line.image, index: index, time: 0), located: [])
+        }
+        #expect(lines.count == 1 && lines.first?.reading != nil, "\(lines)")
+        cadence.stop()
+        // Turns 0 and 1 read it (they agree), 2-4 keep the reading, 5 reads it again (its rest over), 6 keeps it.
+        #expect(counting.lock.withLock { counting.reads } == 3)
+    }
+
     /// Where the locator and the detector found the same text, one region is read: a located line about as tall as
     /// the box in it is the locator's; a located blob much taller than the box gives way to it; a box the locator
     /// missed is read beside its lines.
