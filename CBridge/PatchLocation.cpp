@@ -100,8 +100,8 @@ cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
                 products += dotProduct(haystack.ptr<uint8_t>(y + row) + x, needle.ptr<uint8_t>(row), needle.cols);
             }
             const int bottom = y + needle.rows, right = x + needle.cols;
-            const double sum =
-                sums.at<double>(bottom, right) - sums.at<double>(y, right) - sums.at<double>(bottom, x) + sums.at<double>(y, x);
+            const double sum = sums.at<double>(bottom, right) - sums.at<double>(y, right) - sums.at<double>(bottom, x) +
+                               sums.at<double>(y, x);
             const double windowSquares = squares.at<double>(bottom, right) - squares.at<double>(y, right) -
                                          squares.at<double>(bottom, x) + squares.at<double>(y, x);
             const double windowVariance = windowSquares - sum * sum / count;
