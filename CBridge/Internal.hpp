@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -126,10 +127,11 @@ Orientation exifOrientation(const std::vector<uint8_t> &jpeg);
 struct CB_Image {
     /// From 8-bit BGR.
     explicit CB_Image(cv::Mat bgr);
-    /// From video-range (16...235) I420 planes: `width` x `height` luma, then the two quarter-size chroma
-    /// planes, in one Mat of height * 3 / 2 rows (even width and height). The grey is the luma stretched to
-    /// 0...255, as a BGR conversion would give it.
-    static CB_Image *fromI420(cv::Mat planes, int width, int height);
+    /// From video-range (16...235) I420 planes: the luma (even width and height) and the two quarter-size chroma
+    /// planes (CV_8UC1 each, rows of any stride: a decoder's are padded to its alignment). Views hold their Mat's
+    /// pixels; `owner`, when not null, holds pixels the Mats only borrow (a decoder's frame). The grey is the luma
+    /// stretched to 0...255, as a BGR conversion would give it.
+    static CB_Image *fromI420(cv::Mat luma, cv::Mat blue, cv::Mat red, std::shared_ptr<const void> owner = nullptr);
     /// From 8-bit gray (CV_8UC1).
     static CB_Image *fromGray(cv::Mat gray);
 
@@ -156,7 +158,8 @@ private:
     CB_Image() = default;
     int width_ = 0;
     int height_ = 0;
-    cv::Mat i420_;
+    cv::Mat luma_, blue_, red_;
+    std::shared_ptr<const void> owner_;
     mutable cv::Mat bgr_;
     mutable cv::Mat gray_;
     mutable std::once_flag bgrMade_;

@@ -74,6 +74,21 @@ import LiveScanTestSupport
         }
     }
 
+    /// A frame holds the decoder's own buffer, not a copy: its pixels stay its own, grey and colour, after its source
+    /// and decoder are gone and while later frames are decoded.
+    @Test func framesKeepTheirPixelsAfterTheirSourceIsGone() throws {
+        let frames = try readAll(try VideoSource(path: video))  // the source goes with this statement
+        #expect(frames.count == 48)
+        for index in [0, 1, 24, 47] {
+            let truth = try truthGray(renderer.render(frame: index))
+            #expect(fit(try frames[index].image.grayPixels(), to: truth).residual < 2.5, "frame \(index)")
+            // The colour conversion packs the planes when first asked for, here after the decoder is gone.
+            let png = folder.appendingPathComponent("frame-\(index).png").path
+            try frames[index].bridgeImage().write(to: png)
+            #expect(fit(try FrameImage(contentsOf: png).grayPixels(), to: truth).residual < 2.5, "frame \(index), BGR")
+        }
+    }
+
     /// A source dropped after a few frames frees the decoder while its threads still hold frames.
     @Test func sourceDroppedMidFileFreesCleanly() throws {
         for _ in 0..<3 {
