@@ -26,11 +26,9 @@ namespace {
 // (LIBAVFORMAT_INTERRUPT_OPEN/READ_DEFAULT_TIMEOUT_MS); CB_Capture_open keeps that bound.
 constexpr int defaultTimeoutMs = 30000;
 
-// One decoder thread per core, not FFmpeg's automatic one more: the scanner's barcode readers keep every core
-// busy. Measured on 2 cores, tracking-mixed 720p / 1080p decoded alone: 1 thread 801 / 309 fps (1.25 / 3.24 ms
+// Streams: one decoder thread per core, not FFmpeg's automatic one more (slices of a frame decode side by side at no
+// delay). Measured on 2 cores, tracking-mixed 720p / 1080p decoded alone: 1 thread 801 / 309 fps (1.25 / 3.24 ms
 // CPU a frame), 2 threads 1268 / 532 fps (1.37 / 3.31 ms), automatic (3) 997 / 494 fps (1.58 / 3.37 ms).
-// Whole scans with 2 threads: as fast as automatic; against 1 thread, 7 % slower (720p, fast) to 11 % faster
-// (1080p, balanced).
 int decoderThreads() {
     const unsigned cores = std::thread::hardware_concurrency();
     return cores == 0 ? 0 : static_cast<int>(std::min(cores, 16u));
@@ -64,7 +62,11 @@ extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_c
     if (std::strchr(path_or_url, '%') == nullptr) {
         cbridge::MediaDecoderOptions options;
         options.timeoutMs = defaultTimeoutMs;
-        options.threadCount = decoderThreads();
+        // Files: one thread. A file scan keeps every core busy with its own threads (the read-ahead, region reads
+        // side by side), and frame threading costs a tenth more CPU a frame: the 1-minute 720p barcodes-only scan
+        // took 5.05 against 5.65 s (CPU 8.9 against 9.5 s), 1080p barcodes-only 2.59 against 2.74 s, 1080p text
+        // and barcodes 8.6 against 9.1 s, two 720p and 1080p dev scenes the same (alternated, medians of 2-3).
+        options.threadCount = 1;
         return openDecoder(path_or_url, options, out_capture);
     }
     // Name the backend: CAP_ANY would fall through to GStreamer, which prints and probes for seconds.
