@@ -66,10 +66,11 @@ namespace {
 
 /// Normalised cross-correlation (as TM_CCOEFF_NORMED) of `needle` at every corner position in `haystack`,
 /// computed directly: for the few positions of a refinement, cv::matchTemplate's Fourier transform of the whole
-/// patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact integers: each
-/// window's sum and sum of squares from integral images, its products with the needle row by row (`dotProduct`);
-/// the same scores as cv::sum and Mat::dot on each window, 10x faster for an 8 px patch and 3x for a 160 px one at
-/// 25 positions. -1 where the window is flat; empty when the needle is.
+/// patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact: each window's sum
+/// and sum of squares from integral images, its products with the needle row by row (`dotProduct`); the same scores
+/// as cv::sum and Mat::dot on each window. At 25 positions: 0.11 ms for a 160 px patch, 0.13 ms for 320 x 100 (a
+/// loop summing all three pixel by pixel: 0.17, 0.18 ms); an 8 px patch pays 0.001 ms more for the integral images.
+/// -1 where the window is flat; empty when the needle is.
 cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
     CV_Assert(haystack.type() == CV_8UC1 && needle.type() == CV_8UC1);
     const double count = static_cast<double>(needle.total());
