@@ -449,6 +449,9 @@ import LiveScanScenes
         (.code128, .code128, "PARCEL-0042-XY", 60),
         (.ean13, .ean13, "4006381333931", 35),
         (.ean13, .ean13, "4006381333931", -60),
+        // The shortest Code 128 (start, one symbol, check, stop: 25 bars and spaces, 26 edges): a cut is read only
+        // when a line across it crosses 20 edges, and this one must still be.
+        (.code128, .code128, "7", 35),
     ]
 
     static func anyAngle() -> ZXingBarcodeDetector {
