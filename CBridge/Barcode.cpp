@@ -4,6 +4,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -203,15 +204,20 @@ bool barsWhereAnAddOnWouldBe(const cv::Mat &gray, cv::Point2f start, cv::Point2f
 
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
                                                                 const ZXing::ReaderOptions &caller, bool wholeImage) {
+    const auto &main = result.position();
+    return readAddOn(gray, result, cv::Point2f(float(main.topLeft().x), float(main.topLeft().y)),
+                     cv::Point2f(float(main.topRight().x), float(main.topRight().y)), caller, wholeImage);
+}
+
+std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
+                                                                cv::Point2f left, cv::Point2f right,
+                                                                const ZXing::ReaderOptions &caller, bool wholeImage) {
     // zxing-cpp 3 gives both as 13 digits, then an add-on's (its EanAddOn extra may name one it did not append).
     constexpr size_t mainDigits = 13;
     const int format = formatFlag(result);  // an ISBN is an EAN-13 (978/979)
     if ((format != CB_FORMAT_EAN13 && format != CB_FORMAT_UPCA) || result.text().size() != mainDigits) {
         return std::nullopt;
     }
-    const auto &main = result.position();
-    const cv::Point2f left(float(main.topLeft().x), float(main.topLeft().y));
-    const cv::Point2f right(float(main.topRight().x), float(main.topRight().y));
     if (!barsWhereAnAddOnWouldBe(gray, left, right)) {
         return std::nullopt;
     }
@@ -305,6 +311,66 @@ std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &
     }
     return found;
 }
+
+namespace {
+
+// zxing-cpp's 1-D readers, trying harder, scan every max(1, height / 512)-th row of the image they are given and,
+// with tryRotate, every max(1, width / 512)-th column (ODReader.cpp's rowStep): a 720p frame's every row and every
+// other column, a 1080p frame's every other row and every third column.
+constexpr int zxingLinesPerSide = 512;
+
+/// A linear code read on a share of an image's lines: zxing-cpp's result and its corners (top left, top right,
+/// bottom right, bottom left) in the image's pixels.
+struct LineRead {
+    ZXing::Barcode barcode;
+    std::array<cv::Point2f, 4> corners;
+};
+
+/// Whether reading `gray`, a region of a picture of `picture`'s size, along the picture's lines would scan fewer of
+/// them than zxing-cpp scans of the region itself (which it spaces by the region's size).
+bool picturesLinesAreSparser(cv::Size region, cv::Size picture, bool tryRotate) {
+    const auto step = [](int side) { return std::max(1, side / zxingLinesPerSide); };
+    return step(picture.height) > step(region.height) || (tryRotate && step(picture.width) > step(region.width));
+}
+
+/// The linear codes `options` asks for in `gray`, a region of a picture of `picture`'s size, read along its rows
+/// and (`tryRotate`) columns as zxing-cpp spaces them in the whole picture, not in the region: a region of a
+/// frame is read on the lines a read of the whole frame crosses it with. zxing-cpp spaces a region's by the
+/// region's size, every row and column of a small one: a region of a 720p frame was read along twice as many
+/// columns as the frame.
+std::vector<LineRead> readAlongPicturesLines(const cv::Mat &gray, cv::Size picture, ZXing::ReaderOptions options,
+                                             bool tryRotate) {
+    std::vector<LineRead> reads;
+    options.setTryRotate(false);  // each pass below is a view whose rows are the lines to scan
+    const auto corners = [](const ZXing::Position &position, auto &&toGray) {
+        return std::array<cv::Point2f, 4>{toGray(position.topLeft()), toGray(position.topRight()),
+                                          toGray(position.bottomRight()), toGray(position.bottomLeft())};
+    };
+    const int step = static_cast<int>(gray.step);
+    const int rowStep = std::max(1, picture.height / zxingLinesPerSide);
+    const ZXing::ImageView rows(gray.data, gray.cols, (gray.rows + rowStep - 1) / rowStep, ZXing::ImageFormat::Lum,
+                                step * rowStep, 1);
+    for (auto &result : ZXing::ReadBarcodes(rows, options)) {
+        const auto toGray = [&](ZXing::PointI point) { return cv::Point2f(float(point.x), float(point.y * rowStep)); };
+        reads.push_back({result, corners(result.position(), toGray)});
+    }
+    if (tryRotate) {
+        // zxing-cpp's own view of the columns (ImageView::rotated(90): row r is column r, read from the bottom up),
+        // every columnStep-th of them; a point maps back as ODReader.cpp maps its rotated reads.
+        const int columnStep = std::max(1, picture.width / zxingLinesPerSide);
+        const ZXing::ImageView columns(gray.ptr(gray.rows - 1), gray.rows, (gray.cols + columnStep - 1) / columnStep,
+                                       ZXing::ImageFormat::Lum, columnStep, -step);
+        for (auto &result : ZXing::ReadBarcodes(columns, options)) {
+            const auto toGray = [&](ZXing::PointI point) {
+                return cv::Point2f(float(point.y * columnStep), float(gray.rows - 1 - point.x));
+            };
+            reads.push_back({result, corners(result.position(), toGray)});
+        }
+    }
+    return reads;
+}
+
+}  // namespace
 
 void freeContents(CB_Barcode &barcode) {
     std::free(barcode.text);
@@ -505,7 +571,29 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     const auto zxingOptions = cbridge::readerOptions(wanted, options->try_harder != 0, options->try_rotate != 0,
                                                      options->try_inverted != 0, options->try_downscale != 0);
     cbridge::BarcodeList barcodes(wanted);
-    ZXing::Barcodes results = cbridge::readBarcodes(gray, zxingOptions);
+    const int linearWanted = wanted & cbridge::linearFormats;
+    const cv::Size picture(static_cast<int>(std::lround(image->width() / scale)),
+                           static_cast<int>(std::lround(image->height() / scale)));
+    const bool alongPicturesLines = (area.width < image->width() || area.height < image->height()) &&
+                                    options->try_harder != 0 && linearWanted != 0 &&
+                                    cbridge::picturesLinesAreSparser(gray.size(), picture, options->try_rotate != 0);
+    ZXing::Barcodes results;
+    std::vector<cbridge::LineRead> lineReads;
+    if (alongPicturesLines) {
+        if ((wanted & ~cbridge::linearFormats) != 0) {
+            results =
+                cbridge::readBarcodes(gray, cbridge::readerOptions(wanted & ~cbridge::linearFormats, true,
+                                                                   options->try_rotate != 0, options->try_inverted != 0,
+                                                                   options->try_downscale != 0));
+        }
+        lineReads = cbridge::readAlongPicturesLines(gray, picture,
+                                                    cbridge::readerOptions(linearWanted, true, false,
+                                                                           options->try_inverted != 0,
+                                                                           options->try_downscale != 0),
+                                                    options->try_rotate != 0);
+    } else {
+        results = cbridge::readBarcodes(gray, zxingOptions);
+    }
     int missingSecondChanceFormats = wanted & cbridge::secondChanceFormats;
     for (const auto &result : results) {
         if (result.isValid()) {
@@ -515,10 +603,12 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     // A code also read with its add-on, on rows that cross it, needs no second read: dropPartialReads drops the
     // read without.
     const auto alsoReadWithAddOn = [&](const ZXing::Barcode &main) {
-        return std::any_of(results.begin(), results.end(), [&](const ZXing::Barcode &other) {
+        const auto extends = [&](const ZXing::Barcode &other) {
             return other.format() == main.format() && other.text().size() > main.text().size() &&
                    other.text().rfind(main.text(), 0) == 0;
-        });
+        };
+        return std::any_of(results.begin(), results.end(), extends) ||
+               std::any_of(lineReads.begin(), lineReads.end(), [&](const auto &read) { return extends(read.barcode); });
     };
     for (auto result = results.begin(); result != results.end();) {
         std::optional<std::pair<ZXing::Barcode, cv::Point2f>> withAddOn;
@@ -534,6 +624,23 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         }
     }
     cbridge::appendMergingSequences(results, scale, barcodes);
+    for (const auto &read : lineReads) {
+        std::optional<std::pair<ZXing::Barcode, cv::Point2f>> withAddOn;
+        if (!alsoReadWithAddOn(read.barcode)) {
+            withAddOn = cbridge::readAddOn(gray, read.barcode, read.corners[0], read.corners[1], zxingOptions, false);
+        }
+        if (withAddOn) {
+            const CB_Quad quad = cbridge::quadOf(withAddOn->first.position(), withAddOn->second, scale);
+            barcodes.append(withAddOn->first, 1, &quad);
+            continue;
+        }
+        CB_Quad quad{};
+        for (int corner = 0; corner < 4; ++corner) {
+            quad.x[corner] = static_cast<float>(read.corners[corner].x * scale);
+            quad.y[corner] = static_cast<float>(read.corners[corner].y * scale);
+        }
+        barcodes.append(read.barcode, 1, &quad);
+    }
     if (missingSecondChanceFormats != 0 && options->try_harder != 0) {
         const int pictureLongSide = static_cast<int>(std::lround(std::max(image->width(), image->height()) / scale));
         for (const auto &[result, toGray] :

@@ -54,6 +54,11 @@ ZXing::Barcodes readBarcodes(const cv::Mat &gray, const ZXing::ReaderOptions &op
 /// of its position in `gray`, or nothing when no add-on with the same main digits is there.
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
                                                                 const ZXing::ReaderOptions &options, bool wholeImage);
+/// The same for a read whose ends on its line (`left`, `right`: the first and last bar) are in `gray`'s pixels
+/// where its position is not (a read of a view that skips lines).
+std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
+                                                                cv::Point2f left, cv::Point2f right,
+                                                                const ZXing::ReaderOptions &options, bool wholeImage);
 /// A result's corners moved by `offset`, then times `scale`.
 CB_Quad quadOf(const ZXing::Position &position, cv::Point2f offset, double scale);
 

@@ -354,6 +354,45 @@ import LiveScanScenes
         #expect(whole.isEmpty)
     }
 
+    /// A region of a video frame is read along the lines zxing-cpp scans across the whole frame (every row and every
+    /// other column of a 720p frame, every other row and every third column of a 1080p one), not along every line
+    /// of the region. Codes upright (read along rows) and on end (along columns: a Code 128, a book's EAN-13 with
+    /// its EAN-5 add-on) read in a region of the frame as in the whole frame: the same text, their bounds on the
+    /// same bars.
+    @Test(arguments: [(1280, 720), (1920, 1080)])
+    func aRegionOfAFrameIsReadAlongTheFramesLines(width: Int, height: Int) throws {
+        let upright = try SceneRenderer.still(symbology: .code128, payload: "UPRIGHT-128", moduleSize: 2, barHeight: 50)
+            .frame
+        let onEnd = try SceneRenderer.still(symbology: .code128, payload: "ON-END-128", moduleSize: 2, barHeight: 50,
+                                            rotation: 90).frame
+        let book = try BarcodeBridgeTests.bookCode(moduleSize: 2).picture.turned(by: 90)
+        var canvas = [UInt8](repeating: 255, count: width * height)
+        let placed = [(upright, 150, 450), (onEnd, 200, 60), (book, 700, 150)]
+        for (picture, left, top) in placed {
+            for y in 0..<picture.height {
+                for x in 0..<picture.width {
+                    canvas[(top + y) * width + left + x] = picture.pixels[(y * picture.width + x) * 3]
+                }
+            }
+        }
+        let frame = Frame(image: try FrameImage(pixels: canvas, width: width, height: height, channels: 1), index: 0,
+                          time: 0)
+        let detector = ZXingBarcodeDetector(options: QualityLevel.balanced.barcodeOptions(symbologies: []))
+        let whole = try detector.detect(in: frame, region: nil)
+        #expect(Set(whole.compactMap(\.payloadStringValue)) == ["UPRIGHT-128", "ON-END-128", "978054466825652495"])
+        for (picture, left, top) in placed {
+            let region = PixelRect(x: left - 16, y: top - 16, width: picture.width + 32, height: picture.height + 32)
+            let inRegion = try detector.detect(in: frame, region: region)
+            let centre = Point(x: Double(left) + Double(picture.width) / 2, y: Double(top) + Double(picture.height) / 2)
+            let expected = try #require(whole.min {
+                $0.bounds.center.distance(to: centre) < $1.bounds.center.distance(to: centre)
+            })
+            #expect(inRegion.map(\.payloadStringValue) == [expected.payloadStringValue])
+            let read = try #require(inRegion.first).bounds
+            #expect(read.intersectionOverUnion(expected.bounds) > 0.9, "\(read) against \(expected.bounds)")
+        }
+    }
+
     /// A 4000-pixel-wide still of a QR code at 2 pixels a module: the 1920-pixel frame budget would leave under a
     /// pixel a module; a scan of the image reads it at its full size.
     @Test func aLargeStillIsReadAtItsFullSize() throws {
