@@ -52,46 +52,43 @@ import LiveScanTestSupport
         #expect(indices == [0, 1, 2, 3, 4])
     }
 
-    /// A reading in order, whose preparation is slower on odd frames: each frame must still be read after its own
-    /// preparation, in order, one at a time.
-    final class PreparedInOrder: BarcodeReading, @unchecked Sendable {
+    /// A reading in order, slower on odd frames: each frame must still be read in order, one at a time.
+    final class ReadInOrder: BarcodeReading, @unchecked Sendable {
         private let lock = NSLock()
-        private var prepared = Set<Int>()
-        private(set) var readUnprepared: [Int] = []
         private(set) var readOrder: [Int] = []
         private var reading = false
         private(set) var overlapped = false
 
         var readsInOrder: Bool { true }
 
-        func prepare(_ frame: Frame) {
-            usleep(frame.index % 2 == 1 ? 3000 : 100)
-            lock.withLock { _ = prepared.insert(frame.index) }
-        }
-
         func barcodes(in frame: Frame) throws -> [Observation] {
             lock.withLock {
                 overlapped = overlapped || reading
                 reading = true
-                if !prepared.contains(frame.index) {
-                    readUnprepared.append(frame.index)
-                }
                 readOrder.append(frame.index)
             }
-            usleep(200)
+            usleep(frame.index % 2 == 1 ? 3000 : 200)
             lock.withLock { reading = false }
             return [code("frame \(frame.index)", x: 10, y: 10)]
         }
     }
 
-    @Test func aReadingInOrderReadsEachFrameAfterItsPreparationOneAtATime() throws {
-        let reading = PreparedInOrder()
+    @Test func aReadingInOrderReadsEachFrameInOrderOneAtATime() throws {
+        let reading = ReadInOrder()
         let readAhead = BarcodeReadAhead(source: BlankFrameSource(count: 30), reading: reading, depth: 4)
         defer { readAhead.stop() }
         try expectEachFrameInOrderWithItsOwnCode(from: readAhead, count: 30)
         #expect(reading.readOrder == Array(0..<30))
-        #expect(reading.readUnprepared.isEmpty, "read before prepared: \(reading.readUnprepared)")
         #expect(!reading.overlapped)
+    }
+
+    /// Decoded frames waiting for a gated reading are bounded by memory: 32 at 720p, 15 at 1080p, 8 at 4K and
+    /// above, never fewer than 8.
+    @Test func gatedReadAheadIsBoundedByMemory() {
+        #expect(ScanPlan.gatedReadAheadDepth(width: 1280, height: 720) == 32)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 1920, height: 1080) == 15)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 3840, height: 2160) == 8)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 7680, height: 4320) == 8)
     }
 
     @Test func stoppingAnEndlessSourceMidwayReturns() throws {

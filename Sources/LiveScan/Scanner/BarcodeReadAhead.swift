@@ -4,12 +4,12 @@ import Foundation
 /// reads frames ahead (bounded by `depth`) and hands each to a queue for barcode reading; `next()` returns
 /// frames strictly in order with their barcodes. A reading that keeps nothing between frames reads them side
 /// by side on a concurrent queue; one that compares each frame with the last (`BarcodeReading.readsInOrder`)
-/// reads them one after the other on a serial one, each prepared first by the thread that reads the source
-/// (`BarcodeReading.prepare`), while earlier frames are being read: that thread mostly waits on the decoder's own
-/// threads, and preparing there beat a hop through a concurrent queue (1-minute 720p barcodes-only scan, 5 runs
-/// each: 7.2-8.7 s against 7.7-9.0 s). While it runs, the read-ahead is the one thread that reads
-/// the source. Text reading (whose cache depends on the previous frame) and tracking
-/// stay on the scanner's thread.
+/// reads them one after the other on a serial one. The thread that reads the source only decodes: video files
+/// decode on that one thread (`CB_Capture_open`), the scan's longest chain, so a frame's own preparation (its
+/// grey, its cell means) is the serial queue's, not this thread's (1-minute 720p barcodes-only scan, 6 alternated
+/// runs: this thread 3.2-3.6 s of CPU against the queue's 2.2-2.4 s before, 2.6 against 2.5 s after; wall
+/// 3.90 -> 3.80 s). While it runs, the read-ahead is the one thread that reads the source. Text reading (whose
+/// cache depends on the previous frame) and tracking stay on the scanner's thread.
 ///
 /// Live sources never use this: there the newest frame wins, and reading ahead would only add latency.
 final class BarcodeReadAhead: @unchecked Sendable {
@@ -26,7 +26,6 @@ final class BarcodeReadAhead: @unchecked Sendable {
 
     private let source: FrameSource
     private let read: @Sendable (Frame) throws -> [Observation]
-    private let prepare: @Sendable (Frame) -> Void
     private let queue: DispatchQueue
     private let depth: Int
     private let condition = NSCondition()
@@ -43,7 +42,6 @@ final class BarcodeReadAhead: @unchecked Sendable {
     init(source: FrameSource, reading: any BarcodeReading, depth: Int) {
         self.source = source
         read = { try reading.barcodes(in: $0) }
-        prepare = { reading.prepare($0) }
         queue = reading.readsInOrder ? DispatchQueue(label: "LiveScan.barcodes") : DispatchQueue.global()
         self.depth = max(depth, 1)
         let reader = Thread { [self] in readFrames() }
@@ -123,7 +121,6 @@ final class BarcodeReadAhead: @unchecked Sendable {
                 pending.decoded.signal()
                 return
             }
-            prepare(frame)
             queue.async { [read] in
                 pending.barcodes = Result { try read(frame) }
                 pending.decoded.signal()

@@ -7,16 +7,7 @@ protocol BarcodeReading: Sendable {
     /// Whether each frame is compared with the one before: frames must then be read one after another, in
     /// order; otherwise they may be read side by side.
     var readsInOrder: Bool { get }
-    /// Work on `frame` alone that a reading in order can have done before its turn comes (its gray pixels, its
-    /// cell means), while earlier frames are read, so that the frames' serial chain holds only what compares
-    /// them. Called from another thread than `barcodes(in:)`; a failure is left for `barcodes(in:)` to meet and
-    /// report.
-    func prepare(_ frame: Frame)
     func barcodes(in frame: Frame) throws -> [Observation]
-}
-
-extension BarcodeReading {
-    func prepare(_ frame: Frame) {}
 }
 
 /// Every frame read whole by one detector. It keeps nothing between frames, so frames can be read side by side.

@@ -125,12 +125,6 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
         self.sameItem = sameItem
     }
 
-    /// A decoded frame's cell means (and the gray they are made from), which CBridge keeps with the image for
-    /// `barcodes(in:)`. Pixels not yet in CBridge are copied there by `barcodes(in:)`, once.
-    func prepare(_ frame: Frame) {
-        _ = try? (frame.image as? FrameImage)?.cellMeans(cell: configuration.cell)
-    }
-
     func barcodes(in frame: Frame) throws -> [Observation] {
         // Its pixels are read many times (cell means, each code's patch, every region read): in CBridge once.
         let frame = try frame.bridged()
