@@ -217,7 +217,8 @@ typedef struct CB_BarcodeOptions {
                           is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
                           of their bars' height. */
     CB_Rect region;    /* read only this part of the image (clipped to it); width or height 0 = all of it.
-                          Quads stay in the whole image's pixels. */
+                          Quads stay in the whole image's pixels. Linear codes are looked for along the rows and
+                          columns a read of the whole image scans, not along every line of the region. */
 } CB_BarcodeOptions;
 
 typedef struct CB_Barcode {
