@@ -6,7 +6,7 @@ import Foundation
 /// | source | barcodes | read ahead | text readings remembered | learned text detector |
 /// |---|---|---|---|---|
 /// | live (camera, stream, `--realtime`) | whole frames, with the text | no: the newest frame wins | yes | every `textDetectorInterval` frames beside the edge locator, its boxes taken when ready |
-/// | video file | where the frame changed, whole every `barcodeWholeReadInterval` frames (whole at levels without one, or with a detector that cannot read a region) | up to 48 MB of frames, 8 to 32 (`gatedReadAheadDepth`), in order | yes | as live, its boxes taken `TextDetectorCadence.fileLag` frames after its turn |
+/// | video file | where the frame changed, whole every `barcodeWholeReadInterval` frames (whole at levels without one, or with a detector that cannot read a region) | up to 48 MB of frames (24 MB with text), 8 to 32 (`gatedReadAheadDepth`), in order | yes | as live, its boxes taken `TextDetectorCadence.fileLag` frames after its turn |
 /// | images | whole, at full size (`stillImages`) | one frame per core, side by side | no: images are not a scene | finds every line (`TextDetectorRole.findsLines`) |
 struct ScanPlan {
     /// How each frame's barcodes are read; nil when no barcodes are looked for.
@@ -45,8 +45,9 @@ struct ScanPlan {
                   let regionDetector = detector as? any RegionBarcodeDetector {
             let reader = ChangeGatedBarcodeReader(detector: regionDetector,
                                                   configuration: .init(fullReadInterval: interval), sameItem: sameItem)
-            (barcodes, readAheadDepth) = (reader, Self.gatedReadAheadDepth(width: source.info.width,
-                                                                         height: source.info.height))
+            let depth = Self.gatedReadAheadDepth(width: source.info.width, height: source.info.height,
+                                                 readsText: engines.textRecognizer != nil)
+            (barcodes, readAheadDepth) = (reader, depth)
         } else {
             (barcodes, readAheadDepth) = (WholeFrameReading(detector), ProcessInfo.processInfo.activeProcessorCount)
         }
@@ -56,12 +57,15 @@ struct ScanPlan {
 extension ScanPlan {
     /// Frames of a video file decoded ahead of its gated reading. They absorb the reading's bursts (a whole read
     /// takes as long as decoding 8 frames at 720p, and stretches of region reads come in runs), so that the
-    /// decoder, the scan's longest chain, seldom waits: on the 1-minute 720p bench video (5 alternated runs) 8
-    /// frames gave 0.63x of `ffmpeg -threads 1`, 16 gave 0.65x, 32 gave 0.69x. Decoded frames stay in memory until
-    /// read: at most 48 MB of them (4:2:0, 1.5 bytes a pixel), at least 8 frames: 32 at 720p, 15 at 1080p, 8 at 4K.
-    static func gatedReadAheadDepth(width: Int, height: Int) -> Int {
+    /// decoder, the scan's longest chain, seldom waits: on the 1-minute 720p bench video (5 alternated runs,
+    /// barcodes only) 8 frames gave 0.63x of `ffmpeg -threads 1`, 16 gave 0.65x, 32 gave 0.69x. Decoded frames stay
+    /// in memory until read (4:2:0, 1.5 bytes a pixel): at most 48 MB of them, 24 MB in a scan that also reads text,
+    /// whose models hold most of its memory (1080p text and barcodes: peak RSS 416 MB at 48 MB of frames, 383 MB at
+    /// 24), and at least 8 frames. Barcodes only: 32 at 720p, 15 at 1080p; with text: 17 and 8; 8 at 4K.
+    static func gatedReadAheadDepth(width: Int, height: Int, readsText: Bool) -> Int {
         let frameBytes = max(1, width * height * 3 / 2)
-        return min(32, max(8, 48_000_000 / frameBytes))
+        let budget = readsText ? 24_000_000 : 48_000_000
+        return min(32, max(8, budget / frameBytes))
     }
 }
 
