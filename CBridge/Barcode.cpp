@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -319,6 +320,9 @@ namespace {
 // other column, a 1080p frame's every other row and every third column.
 constexpr int zxingLinesPerSide = 512;
 
+/// The spacing of those lines across a side of `side` pixels.
+int lineStep(int side) { return std::max(1, side / zxingLinesPerSide); }
+
 /// A linear code read on a share of an image's lines: zxing-cpp's result and its corners (top left, top right,
 /// bottom right, bottom left) in the image's pixels.
 struct LineRead {
@@ -329,8 +333,8 @@ struct LineRead {
 /// Whether reading `gray`, a region of a picture of `picture`'s size, along the picture's lines would scan fewer of
 /// them than zxing-cpp scans of the region itself (which it spaces by the region's size).
 bool picturesLinesAreSparser(cv::Size region, cv::Size picture, bool tryRotate) {
-    const auto step = [](int side) { return std::max(1, side / zxingLinesPerSide); };
-    return step(picture.height) > step(region.height) || (tryRotate && step(picture.width) > step(region.width));
+    return lineStep(picture.height) > lineStep(region.height) ||
+           (tryRotate && lineStep(picture.width) > lineStep(region.width));
 }
 
 /// The linear codes `options` asks for in `gray`, a region of a picture of `picture`'s size, read along its rows
@@ -347,7 +351,7 @@ std::vector<LineRead> readAlongPicturesLines(const cv::Mat &gray, cv::Size pictu
                                           toGray(position.bottomRight()), toGray(position.bottomLeft())};
     };
     const int step = static_cast<int>(gray.step);
-    const int rowStep = std::max(1, picture.height / zxingLinesPerSide);
+    const int rowStep = lineStep(picture.height);
     const ZXing::ImageView rows(gray.data, gray.cols, (gray.rows + rowStep - 1) / rowStep, ZXing::ImageFormat::Lum,
                                 step * rowStep, 1);
     for (auto &result : ZXing::ReadBarcodes(rows, options)) {
@@ -357,7 +361,7 @@ std::vector<LineRead> readAlongPicturesLines(const cv::Mat &gray, cv::Size pictu
     if (tryRotate) {
         // zxing-cpp's own view of the columns (ImageView::rotated(90): row r is column r, read from the bottom up),
         // every columnStep-th of them; a point maps back as ODReader.cpp maps its rotated reads.
-        const int columnStep = std::max(1, picture.width / zxingLinesPerSide);
+        const int columnStep = lineStep(picture.width);
         const ZXing::ImageView columns(gray.ptr(gray.rows - 1), gray.rows, (gray.cols + columnStep - 1) / columnStep,
                                        ZXing::ImageFormat::Lum, columnStep, -step);
         for (auto &result : ZXing::ReadBarcodes(columns, options)) {
@@ -610,28 +614,29 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         return std::any_of(results.begin(), results.end(), extends) ||
                std::any_of(lineReads.begin(), lineReads.end(), [&](const auto &read) { return extends(read.barcode); });
     };
+    // Appends `main` as read again with its add-on (its line's ends `left` and `right` in `gray`'s pixels); false
+    // when there is none to read.
+    const auto appendedWithAddOn = [&](const ZXing::Barcode &main, cv::Point2f left, cv::Point2f right) {
+        if (alsoReadWithAddOn(main)) {
+            return false;
+        }
+        const auto withAddOn = cbridge::readAddOn(gray, main, left, right, zxingOptions, false);
+        if (!withAddOn) {
+            return false;
+        }
+        const CB_Quad quad = cbridge::quadOf(withAddOn->first.position(), withAddOn->second, scale);
+        barcodes.append(withAddOn->first, 1, &quad);
+        return true;
+    };
     for (auto result = results.begin(); result != results.end();) {
-        std::optional<std::pair<ZXing::Barcode, cv::Point2f>> withAddOn;
-        if (!alsoReadWithAddOn(*result)) {
-            withAddOn = cbridge::readAddOn(gray, *result, zxingOptions, false);
-        }
-        if (withAddOn) {
-            const CB_Quad quad = cbridge::quadOf(withAddOn->first.position(), withAddOn->second, scale);
-            barcodes.append(withAddOn->first, 1, &quad);
-            result = results.erase(result);
-        } else {
-            ++result;
-        }
+        const auto &position = result->position();
+        const cv::Point2f left(float(position.topLeft().x), float(position.topLeft().y));
+        const cv::Point2f right(float(position.topRight().x), float(position.topRight().y));
+        result = appendedWithAddOn(*result, left, right) ? results.erase(result) : std::next(result);
     }
     cbridge::appendMergingSequences(results, scale, barcodes);
     for (const auto &read : lineReads) {
-        std::optional<std::pair<ZXing::Barcode, cv::Point2f>> withAddOn;
-        if (!alsoReadWithAddOn(read.barcode)) {
-            withAddOn = cbridge::readAddOn(gray, read.barcode, read.corners[0], read.corners[1], zxingOptions, false);
-        }
-        if (withAddOn) {
-            const CB_Quad quad = cbridge::quadOf(withAddOn->first.position(), withAddOn->second, scale);
-            barcodes.append(withAddOn->first, 1, &quad);
+        if (appendedWithAddOn(read.barcode, read.corners[0], read.corners[1])) {
             continue;
         }
         CB_Quad quad{};

@@ -94,8 +94,7 @@ cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
     }
     // Each window's sum and sum of squares, exact: per haystack row, its sums over the needle's width at each
     // horizontal position (the first summed, the others slid along), then those summed over the needle's height at
-    // each vertical position (slid down likewise). Integral images in doubles over the whole haystack cost 20 times
-    // as much as these few windows need.
+    // each vertical position (slid down likewise): only the few windows a refinement looks at.
     const int across = haystack.cols - needle.cols + 1, down = haystack.rows - needle.rows + 1;
     std::vector<uint64_t> rowSums(static_cast<size_t>(haystack.rows) * across);
     std::vector<uint64_t> rowSquares(rowSums.size());
