@@ -61,6 +61,34 @@ import LiveScanScenes
         #expect(taken.count + source.droppedFrames == 90)
     }
 
+    /// A file read as a live source arrives as fast as it decodes, as a stream hands over the frames it buffered
+    /// while connecting: their media times still lie at least the file's frame interval apart, so motion measured
+    /// between them is the motion in the picture, and after a reopening they go on, never back.
+    @Test func liveMediaTimeKeepsTheSourcesFrameSpacing() throws {
+        let scene = Scene(name: "burst", width: 320, height: 240, fps: 25, frameCount: 20,
+                          items: [.barcode("qr-1", .qr, "burst", moduleSize: 4, at: ScenePoint(x: 160, y: 120))])
+        let path = folder.appendingPathComponent("burst.mp4").path
+        try SceneRenderer(scene: scene).writeVideo(to: path)
+        let opened = OpeningCount()
+        let source = try LiveFrameSource(reconnect: .init(giveUpAfter: 1, firstPause: 0.01)) {
+            guard opened.next() <= 2 else { throw ScanError.sourceUnavailable(source: path, reason: "gone") }
+            return try VideoSource(path: path)
+        }
+        var frames: [Frame] = []
+        do {
+            while let frame = try source.nextFrame() {
+                frames.append(frame)
+            }
+        } catch {}
+        #expect(frames.contains { $0.index < 20 } && frames.contains { $0.index >= 20 }, "opened twice")
+        let pairs = zip(frames, frames.dropFirst())
+        #expect(pairs.allSatisfy { $0.time <= $1.time }, "\(frames.map(\.time))")
+        // Within one opening (indices 0..<20), frames taken k decoded frames apart are at least k / 25 s apart.
+        let firstOpening = pairs.filter { $1.index < 20 }
+        #expect(firstOpening.allSatisfy { $1.time - $0.time >= Double($1.index - $0.index) / 25 - 1e-6 },
+                "\(frames.map { ($0.index, $0.time) })")
+    }
+
     @Test func imageFolderReadsImagesInNameOrderAndSkipsOthers() throws {
         for (name, payload) in [("b.png", "second"), ("a.png", "first")] {
             try SceneRenderer.still(symbology: .qr, payload: payload).frame.write(
@@ -225,5 +253,18 @@ extension RenderedFrame {
     /// Saves the picture through LiveScan's own image writer.
     func write(to path: String) throws {
         try FrameImage(pixels: pixels, width: width, height: height, channels: 3).write(to: path)
+    }
+}
+
+/// How many times a source was opened, counted from the reading thread.
+private final class OpeningCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
     }
 }

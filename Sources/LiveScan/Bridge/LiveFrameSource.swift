@@ -2,7 +2,8 @@ import Foundation
 
 /// A camera or stream read on a thread of its own, so the scanner always gets the newest frame: when
 /// recognition is slower than the source, older frames are dropped (latest wins) and counted. Media time
-/// is the wall-clock time since the first frame, minus any time spent reconnecting.
+/// is the wall-clock time since the first frame, minus any time spent reconnecting, but two frames are never
+/// closer in it than in the source's own timestamps (`mediaTime`).
 ///
 /// With a `ReconnectPolicy`, a source that stops is reopened with growing pauses; meanwhile the scanner
 /// simply waits for the next frame, so items still in view after the gap keep their ids.
@@ -87,6 +88,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
         var decoded = 0
         var firstFrameAt: Double?
         var pausedFor = 0.0
+        var previous: (time: Double, sourceTime: Double?)?
         while !isClosed {
             do {
                 guard let current = source, let frame = try current.nextFrame() else {
@@ -95,23 +97,42 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
                 let now = ProcessInfo.processInfo.systemUptime
                 let start = firstFrameAt ?? now
                 firstFrameAt = start
+                let time = Self.mediaTime(arrival: now - start - pausedFor, sourceTime: frame.time, after: previous)
+                previous = (time, frame.time)
                 condition.withLock {
                     if latest != nil {
                         dropped += 1
                     }
-                    latest = (frame.image, decoded, now - start - pausedFor)
+                    latest = (frame.image, decoded, time)
                     condition.broadcast()
                 }
                 decoded += 1
             } catch {
                 let failure = error as? ScanError ?? .sourceDamaged(source: info.name, reason: "\(error)")
                 source = nil
+                previous?.sourceTime = nil  // a reopened source starts a clock of its own
                 let lostAt = ProcessInfo.processInfo.systemUptime
                 guard let reconnected = reopen(after: failure) else { return }
                 source = reconnected
                 pausedFor += ProcessInfo.processInfo.systemUptime - lostAt
             }
         }
+    }
+
+    /// A frame's media time: when it arrived, but never sooner after the previous frame than the source's own
+    /// timestamps put them apart. A stream hands over the frames it buffered while connecting in one burst, a
+    /// few microseconds apart though they were captured a frame interval apart; motion measured over those
+    /// microseconds is hundreds of times too fast and carries every item out of its gate, so each physical
+    /// item got a second identity after every (re)connection. A step of more than a second in the source's
+    /// clock is a discontinuity, not a frame interval, and is not followed.
+    static func mediaTime(arrival: Double, sourceTime: Double, after previous: (time: Double, sourceTime: Double?)?)
+        -> Double
+    {
+        guard let previous else { return arrival }
+        guard let previousSourceTime = previous.sourceTime, case let sourceStep = sourceTime - previousSourceTime,
+              sourceStep > 0, sourceStep <= 1
+        else { return max(arrival, previous.time) }
+        return max(arrival, previous.time + sourceStep)
     }
 
     /// Reopens the source under the policy; nil (with `failure` set) when it gives up or there is none.
