@@ -2,11 +2,11 @@
 import PackageDescription
 
 // OpenCV is linked module by module: `pkg-config --libs opencv4` names all 55 modules, and loading
-// them costs 0.35-0.65 s at every process start. Its headers' folder comes through `COpenCV`
-// (`livescan-opencv.pc`, written by scripts/setup.sh): no unsafe flags, so LiveScan can be a versioned dependency.
-let openCVModules = [
-    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_objdetect", "opencv_dnn",
-]
+// them costs 0.35-0.65 s at every process start. imgcodecs and videoio (GDAL and GStreamer come with them, 0.11 s
+// more) are not linked: CBridge loads them when an image file, camera or annotated output first needs them
+// (CBridge/OpenCVOnDemand.hpp). Its headers' folder comes through `COpenCV` (`livescan-opencv.pc`, written by
+// scripts/setup.sh): no unsafe flags, so LiveScan can be a versioned dependency.
+let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn"]
 // FFmpeg 5.1 decodes video files and streams for CBridge's MediaDecoder; its headers are in
 // /usr/include/x86_64-linux-gnu, which the compiler searches by default.
 let ffmpegLibraries = ["avformat", "avcodec", "avutil", "swscale"]
@@ -41,7 +41,7 @@ let package = Package(
             name: "SceneRender",
             dependencies: ["COpenCV", "ZXingCpp"],
             path: "SceneRender",
-            linkerSettings: (openCVModules + ["opencv_freetype", "m"]).map { .linkedLibrary($0) }
+            linkerSettings: (openCVModules + ["opencv_imgcodecs", "opencv_freetype", "m"]).map { .linkedLibrary($0) }
         ),
         // Video files are written with LiveScan's own writer; everything drawn is SceneRender's.
         .target(name: "LiveScanScenes", dependencies: ["SceneRender", "LiveScan"], path: "Sources/LiveScanScenes"),

@@ -1,10 +1,10 @@
 // CB_Capture_*: video files and stream URLs through LiveScan's own FFmpeg decoder (MediaDecoder), cameras (V4L2)
-// and image sequences through cv::VideoCapture.
+// and image sequences through cv::VideoCapture (videoio, loaded when first used: OpenCVOnDemand.hpp).
 #include "Internal.hpp"
 #include "MediaDecoder.hpp"
+#include "OpenCVOnDemand.hpp"
 
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,7 +17,7 @@
 /// Exactly one of the two is in use: `decoder` for files and URLs, `capture` for cameras and image sequences.
 struct CB_Capture {
     std::unique_ptr<cbridge::MediaDecoder> decoder;
-    cv::VideoCapture capture;
+    std::unique_ptr<cv::VideoCapture> capture;
 };
 
 namespace {
@@ -46,7 +46,7 @@ CB_Status openDecoder(const char *url, const cbridge::MediaDecoderOptions &optio
 }
 
 CB_Status finishOpen(std::unique_ptr<CB_Capture> capture, CB_Capture **out_capture, const std::string &what) {
-    if (!capture->capture.isOpened()) {
+    if (!capture->capture->isOpened()) {
         return cbridge::fail(CB_OPEN_FAILED, "could not open " + what);
     }
     *out_capture = capture.release();
@@ -71,7 +71,8 @@ extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_c
     }
     // Name the backend: CAP_ANY would fall through to GStreamer, which prints and probes for seconds.
     auto capture = std::make_unique<CB_Capture>();
-    capture->capture.open(path_or_url, cv::CAP_IMAGES);
+    capture->capture = cbridge::newVideoCapture();
+    capture->capture->open(path_or_url, cv::CAP_IMAGES);
     return finishOpen(std::move(capture), out_capture, path_or_url);
     CB_CATCH
 }
@@ -95,13 +96,14 @@ extern "C" CB_Status CB_Capture_open_camera(int index, int width, int height, do
     CB_REQUIRE(width >= 0 && height >= 0 && fps >= 0, "CB_Capture_open_camera: negative size or rate");
     *out_capture = nullptr;
     auto capture = std::make_unique<CB_Capture>();
+    capture->capture = cbridge::newVideoCapture();
     std::vector<int> mode;
     if (width > 0 && height > 0) {
         mode.insert(mode.end(), {cv::CAP_PROP_FRAME_WIDTH, width, cv::CAP_PROP_FRAME_HEIGHT, height});
     }
-    capture->capture.open(index, cv::CAP_V4L2, mode);
-    if (capture->capture.isOpened() && fps > 0) {
-        capture->capture.set(cv::CAP_PROP_FPS, fps);
+    capture->capture->open(index, cv::CAP_V4L2, mode);
+    if (capture->capture->isOpened() && fps > 0) {
+        capture->capture->set(cv::CAP_PROP_FPS, fps);
     }
     return finishOpen(std::move(capture), out_capture, "camera " + std::to_string(index));
     CB_CATCH
@@ -113,7 +115,9 @@ extern "C" void CB_Capture_delete(CB_Capture *capture) {
     }
     try {
         capture->decoder.reset();
-        capture->capture.release();
+        if (capture->capture != nullptr) {
+            capture->capture->release();
+        }
     } catch (...) {
         // Releasing a broken stream may throw; the handle is going away either way.
     }
@@ -127,7 +131,7 @@ extern "C" CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *
         *out_info = capture->decoder->info();
         return CB_OK;
     }
-    const cv::VideoCapture &source = capture->capture;
+    const cv::VideoCapture &source = *capture->capture;
     out_info->width = static_cast<int>(source.get(cv::CAP_PROP_FRAME_WIDTH));
     out_info->height = static_cast<int>(source.get(cv::CAP_PROP_FRAME_HEIGHT));
     const double fps = source.get(cv::CAP_PROP_FPS);
@@ -148,11 +152,11 @@ extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, 
         return *out_image != nullptr ? CB_OK : cbridge::fail(CB_END_OF_STREAM, "end of stream");
     }
     cv::Mat frame;
-    if (!capture->capture.read(frame) || frame.empty()) {
+    if (!capture->capture->read(frame) || frame.empty()) {
         return cbridge::fail(CB_END_OF_STREAM, "end of stream");
     }
     if (out_seconds != nullptr) {
-        *out_seconds = capture->capture.get(cv::CAP_PROP_POS_MSEC) / 1000.0;
+        *out_seconds = capture->capture->get(cv::CAP_PROP_POS_MSEC) / 1000.0;
     }
     // Image sequences may decode gray or with alpha; everything downstream expects 8-bit BGR.
     if (frame.channels() == 1) {

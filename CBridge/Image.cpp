@@ -1,6 +1,6 @@
 #include "Internal.hpp"
+#include "OpenCVOnDemand.hpp"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -218,7 +218,7 @@ extern "C" CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_
 extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
     CB_TRY
     CB_REQUIRE(image != nullptr && path != nullptr && *path != '\0', "CB_Image_write: NULL argument");
-    if (!cv::imwrite(path, image->bgr())) {
+    if (!cbridge::writeImage(path, image->bgr())) {
         return cbridge::fail(CB_OPEN_FAILED, std::string("could not write image ") + path);
     }
     return CB_OK;

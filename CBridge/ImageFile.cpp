@@ -2,6 +2,7 @@
 // huge picture (a 150 KB PNG of 30000 x 30000 pixels decodes into 3.6 GB) is refused for the cost of its first
 // bytes; and a file that ends before its picture does is told apart from a whole one.
 #include "Internal.hpp"
+#include "OpenCVOnDemand.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -235,7 +236,7 @@ extern "C" CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Imag
     }
     // The stored pixels, not turned by their Exif orientation: positions are reported in them, as every barcode
     // reader and labelled set gives them; the picture keeps its orientation for reading text upright.
-    cv::Mat pixels = cv::imdecode(data, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+    cv::Mat pixels = cbridge::decodeImage(data, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
     if (pixels.empty()) {
         return cbridge::fail(CB_OPEN_FAILED, isTruncated(data) ? "the file is truncated (cut short)"
                                                                : "not a readable image (corrupt or not an image)");

@@ -1,9 +1,10 @@
 // Video files through cv::VideoWriter's FFmpeg backend, for annotated output; the extension picks the codec.
+// videoio is loaded when first used (OpenCVOnDemand.hpp).
 #include "Internal.hpp"
+#include "OpenCVOnDemand.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 #include <sys/stat.h>
 
@@ -14,7 +15,7 @@
 #include <vector>
 
 struct CB_VideoWriter {
-    cv::VideoWriter writer;
+    std::unique_ptr<cv::VideoWriter> writer;
     std::string path;
     cv::Size frameSize;    // what callers hand in
     cv::Size encodedSize;  // frameSize rounded up to even
@@ -48,6 +49,14 @@ std::vector<std::string> codecsFor(const std::string &extension) {
     return {};
 }
 
+/// cv::VideoWriter::fourcc, which is videoio's to call: the four characters, the first in the lowest byte.
+int fourccCode(const std::string &codec) {
+    return static_cast<int>(static_cast<uint32_t>(static_cast<unsigned char>(codec[0])) |
+                            static_cast<uint32_t>(static_cast<unsigned char>(codec[1])) << 8 |
+                            static_cast<uint32_t>(static_cast<unsigned char>(codec[2])) << 16 |
+                            static_cast<uint32_t>(static_cast<unsigned char>(codec[3])) << 24);
+}
+
 /// cv::VideoWriter reports no write errors (write and release return void): a file that is missing or
 /// empty after release is the one sign left that the encoder failed.
 bool fileHasContent(const std::string &path) {
@@ -72,19 +81,20 @@ extern "C" CB_Status CB_VideoWriter_open(const char *path, double fps, int width
                              std::string("no video format for '") + path + "': use .mp4, .mkv, .mov or .avi");
     }
     auto video = std::make_unique<CB_VideoWriter>();
+    video->writer = cbridge::newVideoWriter();
     video->path = path;
     video->frameSize = cv::Size(width, height);
     // H.264 and MPEG-4 work on 4:2:0 macroblocks and reject odd sizes; camera and image sizes can be odd.
     video->encodedSize = cv::Size(width + width % 2, height + height % 2);
     for (const auto &codec : codecs) {
-        const int fourcc = cv::VideoWriter::fourcc(codec[0], codec[1], codec[2], codec[3]);
+        const int fourcc = fourccCode(codec);
         // The FFmpeg backend only: GStreamer would be chosen first if its plugins were installed.
-        if (video->writer.open(path, cv::CAP_FFMPEG, fourcc, fps, video->encodedSize, true)) {
+        if (cbridge::openVideoWriter(*video->writer, path, cv::CAP_FFMPEG, fourcc, fps, video->encodedSize, true)) {
             video->fourcc = codec;
             break;
         }
     }
-    if (!video->writer.isOpened()) {
+    if (!video->writer->isOpened()) {
         std::string tried;
         for (const auto &codec : codecs) {
             tried += (tried.empty() ? "" : ", ") + codec;
@@ -127,12 +137,12 @@ extern "C" CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image
         frame = letterboxed(frame, writer->frameSize);
     }
     if (writer->encodedSize == frame.size()) {
-        writer->writer.write(frame);
+        writer->writer->write(frame);
     } else {
         cv::Mat padded;
         cv::copyMakeBorder(frame, padded, 0, writer->encodedSize.height - frame.rows, 0,
                            writer->encodedSize.width - frame.cols, cv::BORDER_REPLICATE);
-        writer->writer.write(padded);
+        writer->writer->write(padded);
     }
     return CB_OK;
     CB_CATCH
@@ -146,7 +156,7 @@ extern "C" CB_Status CB_VideoWriter_close(CB_VideoWriter *writer) {
     }
     writer->closed = true;
     // release() writes the trailer (the MP4 index); without it most players refuse the file.
-    writer->writer.release();
+    writer->writer->release();
     if (!fileHasContent(writer->path)) {
         return cbridge::fail(CB_ENGINE_FAILED, "the encoder left no data in '" + writer->path + "'");
     }
@@ -160,7 +170,7 @@ extern "C" void CB_VideoWriter_delete(CB_VideoWriter *writer) {
     }
     // release() flushes the encoder and may throw; nothing may escape a delete.
     try {
-        writer->writer.release();
+        writer->writer->release();
     } catch (...) {
     }
     delete writer;

@@ -245,6 +245,26 @@ func shortScene(frames: Int = 60, extraPayload: String? = nil) -> Scene {
         #expect(try FrameImage(contentsOf: still.path).width == 1280)
     }
 
+    /// OpenCV's image-file and video I/O modules (and GDAL and GStreamer with them) are loaded when first needed,
+    /// not at every start: a video scan never loads them; an image scan loads the image-file module as it opens
+    /// the image and reads it.
+    @Test func imageAndVideoIOModulesLoadOnlyWhenNeeded() throws {
+        let video = folder.appendingPathComponent("modules.mp4"), image = folder.appendingPathComponent("modules.png")
+        try SceneRenderer(scene: shortScene(frames: 4)).writeVideo(to: video.path)
+        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: "on demand").scene)
+            .writeImage(to: image.path)
+        let executable = try #require(Livescan.executable)
+        // The dynamic loader names every library it loads on standard error, at start and on dlopen.
+        let loads = "LD_DEBUG=files \"$0\" scan --types qr --raw \"$1\" 2>&1 | grep -E 'file=.*(imgcodecs|videoio|gdal)'"
+        let videoScan = try Shell.run(loads, arguments: [executable.path, video.path])
+        #expect(videoScan.standardOutput.isEmpty, "\(videoScan.standardOutput)")
+        let imageScan = try Shell.run(loads, arguments: [executable.path, image.path])
+        #expect(imageScan.standardOutput.contains("libopencv_imgcodecs"), "\(imageScan.standardOutput)")
+        #expect(!imageScan.standardOutput.contains("videoio"), "\(imageScan.standardOutput)")
+        let read = try Livescan.run(["scan", "--types", "qr", "--raw", image.path])
+        #expect(read.outputLines == ["on demand"], "stderr: \(read.standardError)")
+    }
+
     @Test func everyNthFrameAndRealTimePacing() throws {
         let video = folder.appendingPathComponent("paced.mp4")
         try SceneRenderer(scene: shortScene(frames: 30)).writeVideo(to: video.path)

@@ -1,0 +1,121 @@
+// OpenCV's imgcodecs and videoio through dlopen: see OpenCVOnDemand.hpp. Package.swift does not link them, so a
+// direct call to either module here would fail the link, not load it at start.
+#include "OpenCVOnDemand.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <new>
+#include <stdexcept>
+
+namespace {
+
+/// One OpenCV module, opened on the first symbol asked of it (RTLD_LOCAL: its symbols are only ever reached
+/// through `symbol`). OpenCV exports C++ functions only: they are found by their mangled names, and each caller
+/// casts to a type taken from the header with decltype, so the declaration and the call cannot disagree.
+class OnDemandModule {
+public:
+    explicit OnDemandModule(const char *module) : module_(module) {}
+
+    void *symbol(const char *mangled) {
+        std::call_once(opened_, [this] { open(); });
+        if (handle_ == nullptr) {
+            throw std::runtime_error(error_);
+        }
+        void *address = ::dlsym(handle_, mangled);
+        if (address == nullptr) {
+            throw std::runtime_error("OpenCV's " + module_ + " module has no " + mangled);
+        }
+        return address;
+    }
+
+private:
+    void open() {
+        // Debian names a module's library for its major and minor version: libopencv_imgcodecs.so.406 for 4.6.
+        const std::string library =
+            "libopencv_" + module_ + ".so." + std::to_string(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR);
+        handle_ = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (handle_ == nullptr) {
+            const char *reason = ::dlerror();
+            error_ = "OpenCV's " + module_ + " module could not be loaded: " + (reason != nullptr ? reason : library);
+        }
+    }
+
+    const std::string module_;
+    std::once_flag opened_;
+    void *handle_ = nullptr;  // never closed: OpenCV keeps state (codec registries, backends) for the process
+    std::string error_;
+};
+
+OnDemandModule &imgcodecs() {
+    static OnDemandModule module("imgcodecs");
+    return module;
+}
+
+OnDemandModule &videoio() {
+    static OnDemandModule module("videoio");
+    return module;
+}
+
+/// A `Class` made by its default constructor in a loaded module: `Class::Class()` is a function taking `this`.
+template <typename Class>
+std::unique_ptr<Class> constructed(OnDemandModule &module, const char *constructor) {
+    using Constructor = void (*)(Class *);
+    static const auto construct = reinterpret_cast<Constructor>(module.symbol(constructor));
+    void *memory = ::operator new(sizeof(Class));
+    try {
+        construct(static_cast<Class *>(memory));
+    } catch (...) {
+        ::operator delete(memory);
+        throw;
+    }
+    return std::unique_ptr<Class>(static_cast<Class *>(memory));
+}
+
+/// The type of a plain function that is `Member`, a non-static member function, with `this` first.
+template <typename Member>
+struct WithThisFirst;
+template <typename Result, typename Class, typename... Arguments>
+struct WithThisFirst<Result (Class::*)(Arguments...)> {
+    using Function = Result (*)(Class *, Arguments...);
+};
+
+}  // namespace
+
+namespace cbridge {
+
+cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags) {
+    using Decode = decltype(static_cast<cv::Mat (*)(cv::InputArray, int)>(&cv::imdecode));
+    static const auto decode = reinterpret_cast<Decode>(imgcodecs().symbol("_ZN2cv8imdecodeERKNS_11_InputArrayEi"));
+    return decode(bytes, flags);
+}
+
+bool writeImage(const std::string &path, const cv::Mat &image) {
+    using Write = decltype(&cv::imwrite);
+    static const auto write = reinterpret_cast<Write>(imgcodecs().symbol(
+        "_ZN2cv7imwriteERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_11_InputArrayERKSt6vectorIiSaIiEE"));
+    return write(path, image, {});
+}
+
+std::unique_ptr<cv::VideoCapture> newVideoCapture() {
+    return constructed<cv::VideoCapture>(videoio(), "_ZN2cv12VideoCaptureC1Ev");
+}
+
+std::unique_ptr<cv::VideoWriter> newVideoWriter() {
+    return constructed<cv::VideoWriter>(videoio(), "_ZN2cv11VideoWriterC1Ev");
+}
+
+bool openVideoWriter(cv::VideoWriter &writer, const std::string &path, int backend, int fourcc, double fps,
+                     cv::Size size, bool isColor) {
+    using Open =
+        WithThisFirst<decltype(static_cast<bool (cv::VideoWriter::*)(const cv::String &, int, int, double, cv::Size,
+                                                                     bool)>(&cv::VideoWriter::open))>::Function;
+    static const auto open = reinterpret_cast<Open>(
+        videoio().symbol("_ZN2cv11VideoWriter4openERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiidNS_5Size_"
+                         "IiEEb"));
+    return open(&writer, path, backend, fourcc, fps, size, isColor);
+}
+
+}  // namespace cbridge

@@ -1,0 +1,33 @@
+// OpenCV's image-file (imgcodecs) and video I/O (videoio) modules, loaded when first used rather than when the
+// process starts. Debian's imgcodecs links GDAL and videoio links GStreamer: with them, every `livescan` start
+// relocated 270 shared libraries, about 0.11 s (an empty program linked as livescan was: 0.18 s to run, 0.07 s
+// without these two). A scan of a video file or stream needs neither; an image file, an image sequence, a camera
+// or annotated output loads them then.
+#pragma once
+
+#include <opencv2/core.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cbridge {
+
+/// cv::imdecode. Throws std::runtime_error (one line, naming the library) when imgcodecs cannot be loaded.
+cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags);
+
+/// cv::imwrite, the format chosen by the extension of `path`. Throws as decodeImage.
+bool writeImage(const std::string &path, const cv::Mat &image);
+
+/// A new cv::VideoCapture / cv::VideoWriter made by videoio, closed. Deleting it calls its own (virtual)
+/// destructor in videoio; every call on it goes through its virtual table, so nothing here links videoio.
+/// Throw as decodeImage when videoio cannot be loaded.
+std::unique_ptr<cv::VideoCapture> newVideoCapture();
+std::unique_ptr<cv::VideoWriter> newVideoWriter();
+
+/// `writer.open(path, backend, fourcc, fps, size, isColor)`: the one overload that names a backend is not virtual.
+bool openVideoWriter(cv::VideoWriter &writer, const std::string &path, int backend, int fourcc, double fps,
+                     cv::Size size, bool isColor);
+
+}  // namespace cbridge
