@@ -85,21 +85,24 @@ namespace {
 /// The block means of `gray`'s whole `cell` x `cell` cells, summed in one pass on the calling thread: the rows of
 /// a band of cells are added column by column (a loop the compiler vectorises), then each cell's columns. The same
 /// bytes as cv::resize's INTER_AREA at 16 px cells (checked on noise and blurred noise; its 2 px path rounds
-/// otherwise) in a third of its time, without its parallel stripes.
+/// otherwise) in a third of its time, without its parallel stripes. The column sums are 16-bit: a column of a cell
+/// of at most 256 rows (CB_Image_cell_means's limit) sums to at most 256 x 255 = 65280, and twice as many fit in a
+/// vector register as at 32 bits: 0.05-0.10 against 0.09-0.18 ms for a 720p frame.
 cv::Mat blockMeans(const cv::Mat &gray, int cell) {
+    CV_Assert(cell >= 1 && cell <= 256);
     const int columns = gray.cols / cell;
     const int rows = gray.rows / cell;
     const int width = columns * cell;
     cv::Mat means(rows, columns, CV_8UC1);
     const uint32_t area = static_cast<uint32_t>(cell * cell);
-    std::vector<uint32_t> columnSums(static_cast<size_t>(width));
-    uint32_t *sums = columnSums.data();
+    std::vector<uint16_t> columnSums(static_cast<size_t>(width));
+    uint16_t *sums = columnSums.data();
     for (int row = 0; row < rows; ++row) {
-        std::fill(sums, sums + width, 0u);
+        std::fill(sums, sums + width, uint16_t{0});
         for (int y = row * cell; y < (row + 1) * cell; ++y) {
             const uint8_t *pixels = gray.ptr<uint8_t>(y);
             for (int x = 0; x < width; ++x) {
-                sums[x] += pixels[x];
+                sums[x] = static_cast<uint16_t>(sums[x] + pixels[x]);
             }
         }
         uint8_t *out = means.ptr<uint8_t>(row);
