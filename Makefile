@@ -23,8 +23,10 @@ test: setup
 # AddressSanitizer over CBridge, the library and the tests that drive the real engines, and
 # UndefinedBehaviorSanitizer over the C++ (CBridge, SceneRender; swiftc has no UBSan on Linux; its handlers
 # come with the ASan runtime). Leak checking is off: OpenCV, Tesseract and libgomp keep process-lifetime
-# allocations that it reports.
+# allocations that it reports. UBSan's vptr check names the type info of cv::VideoCapture and cv::VideoWriter, so
+# this build links the two OpenCV modules CBridge otherwise loads on demand.
 SANITIZE_FLAGS := --sanitize=address -Xcxx -fsanitize=undefined -Xcxx -fno-sanitize-recover=undefined \
+	-Xlinker -lopencv_videoio -Xlinker -lopencv_imgcodecs \
 	--scratch-path $(BUILD_DIR)/sanitize
 # Then ThreadSanitizer over the same tests: the scanner's threads (capture, read-ahead, engines side by side).
 test-sanitize: setup

@@ -57,7 +57,9 @@ includes=(-I CBridge/include -I CBridge -I/usr/include/opencv4 "${pkg_cflags[@]}
 package_list() { awk -v name="$1" '$0 ~ "let " name " = \\[" {found = 1} found {print} found && /\]/ {exit}' Package.swift |
     grep -o '"[a-z0-9_]*"' | tr -d '"'; }
 read -r -a linked <<<"$( (package_list openCVModules; package_list ffmpegLibraries) | tr '\n' ' ')"
-libs=("${linked[@]/#/-l}" "${pkg_libs[@]}")
+# UBSan's vptr check names the type info of every polymorphic class called through a pointer, cv::VideoCapture's and
+# cv::VideoWriter's among them: sanitized builds link the two modules CBridge otherwise loads on demand.
+libs=("${linked[@]/#/-l}" -lopencv_imgcodecs -lopencv_videoio "${pkg_libs[@]}")
 sanitize=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 cxxflags=("${sanitize[@]}" -g -O1 -std=c++17 "${includes[@]}")
 
