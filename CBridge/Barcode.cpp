@@ -201,13 +201,18 @@ bool barsWhereAnAddOnWouldBe(const cv::Mat &gray, cv::Point2f start, cv::Point2f
     return false;
 }
 
+/// The ends of a read's line (its top edge: the first and last bar), in the pixels its position is in.
+std::pair<cv::Point2f, cv::Point2f> lineEnds(const ZXing::Position &position) {
+    return {cv::Point2f(float(position.topLeft().x), float(position.topLeft().y)),
+            cv::Point2f(float(position.topRight().x), float(position.topRight().y))};
+}
+
 }  // namespace
 
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
                                                                 const ZXing::ReaderOptions &caller, bool wholeImage) {
-    const auto &main = result.position();
-    return readAddOn(gray, result, cv::Point2f(float(main.topLeft().x), float(main.topLeft().y)),
-                     cv::Point2f(float(main.topRight().x), float(main.topRight().y)), caller, wholeImage);
+    const auto [left, right] = lineEnds(result.position());
+    return readAddOn(gray, result, left, right, caller, wholeImage);
 }
 
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
@@ -629,9 +634,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         return true;
     };
     for (auto result = results.begin(); result != results.end();) {
-        const auto &position = result->position();
-        const cv::Point2f left(float(position.topLeft().x), float(position.topLeft().y));
-        const cv::Point2f right(float(position.topRight().x), float(position.topRight().y));
+        const auto [left, right] = cbridge::lineEnds(result->position());
         result = appendedWithAddOn(*result, left, right) ? results.erase(result) : std::next(result);
     }
     cbridge::appendMergingSequences(results, scale, barcodes);

@@ -30,6 +30,7 @@ bool directIsCheaper(const cv::Mat &haystack, const cv::Mat &needle, int positio
     return static_cast<double>(positions) * static_cast<double>(needle.total()) <=
            directCostRatio * haystackPixels * std::log2(std::max(haystackPixels, 2.0));
 }
+
 /// Pixels around the half-size match searched again at full size.
 constexpr int refinement = 2;
 
@@ -77,9 +78,9 @@ extern "C" CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB
 namespace {
 
 /// Normalised cross-correlation (as TM_CCOEFF_NORMED) of `needle` at every corner position in `haystack`,
-/// computed directly: for the few positions of a refinement, cv::matchTemplate's Fourier transform of the whole
-/// patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact: each window's sum
-/// and sum of squares slid along the haystack's rows and down its columns, its products with the needle row by row
+/// computed directly, where that is cheaper than cv::matchTemplate (`directIsCheaper`): its Fourier transform of the
+/// whole patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact: each window's
+/// sum and sum of squares slid along the haystack's rows and down its columns, its products with the needle row by row
 /// (`dotProduct`); the same scores as cv::sum and Mat::dot on each window. A followed code's whole search
 /// (CB_Image_locate_patch, 25 corner positions, one thread) takes 0.04-0.05 ms for patches of 126 to 310 px on a
 /// side; with the window sums from integral images of the haystack in doubles it took 0.15-0.30 ms.
@@ -105,7 +106,7 @@ cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
     }
     // Each window's sum and sum of squares, exact: per haystack row, its sums over the needle's width at each
     // horizontal position (the first summed, the others slid along), then those summed over the needle's height at
-    // each vertical position (slid down likewise): only the few windows a refinement looks at.
+    // each vertical position (slid down likewise): only the windows searched, not the haystack's every pixel.
     const int across = haystack.cols - needle.cols + 1, down = haystack.rows - needle.rows + 1;
     std::vector<uint64_t> rowSums(static_cast<size_t>(haystack.rows) * across);
     std::vector<uint64_t> rowSquares(rowSums.size());
