@@ -16,6 +16,14 @@ import Foundation
 /// Every `fullReadInterval` frames, or when most of the frame changed, the whole frame is read: that catches
 /// what cell means cannot see (a code coming into focus without its mean moving).
 ///
+/// Whatever changed and is not a followed code is read, in every frame it changes: content that only moved is
+/// not skipped. A code on a hand-held sheet reads in the frames that happen to be sharp, so each changed frame
+/// is a chance to read it. Following the regions that read nothing like codes (read again every third frame)
+/// read 39 % fewer cells on the 720p bench video and lost BoofCV's hand-held videos frame recall (QR 0.999 ->
+/// 0.982, one code first reported 59 frames late; Micro QR 0.930 -> 0.890); taking the changed cells beside a
+/// followed code as its paper when their means matched its move lost Micro QR 0.930 -> 0.851 (a sheet of 18
+/// small codes: the neighbours not yet read were taken for paper).
+///
 /// Frames must come in order, from one thread or serial queue at a time (the read-ahead's).
 final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
     /// Each frame is compared with the one before.
