@@ -118,7 +118,7 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
     /// `maxFramesFollowed` frames, a region that touches where one would be now is grown to hold it whole, as for a
     /// known code: a code that a frame's blur or glare made unreadable is still there, and the cells that change
     /// as it moves on may leave a gap across it (a Code 128 moving 1.5 px a frame, unreadable in every other
-    /// frame, was read in two halves and missed in 5 of 30 frames).
+    /// frame, was read in two halves and missed in 7 frames a whole read found it in).
     private var lost: [(code: KnownCode, frames: Int)] = []
     private var framesSinceFullRead = 0
 
@@ -224,7 +224,8 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
     /// Keeps the followed codes and those no region touched; a code read again (paired by `SameItem`, as the
     /// tracker pairs it) replaces itself and hands on its motion, so that a fast code is looked for where it
     /// is going. Only codes a region touched can have been read again: the others' pixels were not looked at,
-    /// so a twin read beside one of them is a code of its own.
+    /// so a twin read beside one of them is a code of its own. A code a region touched and did not read again
+    /// goes to `lost`; one there that a fresh read pairs with leaves it.
     private func replaceKnownCodes(with fresh: [KnownCode], readIn regions: [CellBox], followed: Set<Int>) {
         var fresh = fresh
         let touched = known.indices.filter { index in
@@ -241,12 +242,13 @@ final class ChangeGatedBarcodeReader: BarcodeReading, @unchecked Sendable {
                                       elapsed: steps[candidate])
         }
         let readAgain = Set(pairs.map { touched[$0.earlier] })
-        let unread = Set(touched.filter { !followed.contains($0) })
+        let touchedNotFollowed = Set(touched.filter { !followed.contains($0) })
         let foundAgain = Set(sameItem.pairs(lost.map { $0.code.sighting(steps: Double($0.frames)) },
                                             fresh.map(\.observation)).map(\.earlier))
         lost = lost.indices.filter { !foundAgain.contains($0) }.map { lost[$0] }
-            + unread.subtracting(readAgain).sorted().map { (known[$0], 1) }
-        known = known.indices.filter { !readAgain.contains($0) && !unread.contains($0) }.map { known[$0] } + fresh
+            + touchedNotFollowed.subtracting(readAgain).sorted().map { (known[$0], 1) }
+        known = known.indices.filter { !readAgain.contains($0) && !touchedNotFollowed.contains($0) }.map { known[$0] }
+            + fresh
     }
 
     /// Marks the cells of `box` as seen as they are now.
