@@ -97,33 +97,68 @@ Candidate candidateOf(const std::vector<cv::Point> &cells, const CellTensor &ten
     return candidate;
 }
 
+/// Offset `index` on a side of `size` pixels, mirrored at its ends without repeating them (cv::BORDER_REFLECT_101,
+/// OpenCV filters' default): -1 is 1, size is size - 2.
+int reflect101(int index, int size) {
+    if (size == 1) {
+        return 0;
+    }
+    return index < 0 ? -index : index >= size ? 2 * size - 2 - index : index;
+}
+
 /// The structure tensor of `small`'s gradients, averaged over `columns` x `rows` cells of cellSize pixels.
 CellTensor cellTensor(const cv::Mat &small, int columns, int rows) {
-    // Only the cells' pixels; Sobel takes their neighbours beyond from `small` (or the image it is a part of).
-    const cv::Mat cellPixels = small(cv::Rect(0, 0, columns * cellSize, rows * cellSize));
-    // 16-bit gradients: a 3x3 Sobel of 8-bit pixels is at most 4 * 255 either way, and its products' sums over a
-    // cell (at most 64 * 1020^2) fit 32 bits exactly. Summed row by row in one pass (the compiler vectorises the
-    // widening products), not as three float images of products each averaged by a resize: on one thread, a
-    // 1280 x 720 picture 7.6-9.4 -> 1.5-1.6 ms, a 400 x 80 region of a frame 0.07-0.10 -> 0.07-0.08 ms; the
-    // means differ from the float ones by at most 2e-7 of the largest.
-    cv::Mat gx, gy;
-    cv::Sobel(cellPixels, gx, CV_16S, 1, 0, 3);
-    cv::Sobel(cellPixels, gy, CV_16S, 0, 1, 3);
+    // A 3x3 Sobel's gradients (as cv::Sobel to 16 bits: the pixels beyond the cells are `small`'s, or those of the
+    // image it is a part of, mirrored at that image's edges as BORDER_REFLECT_101), each squared and multiplied and
+    // summed over its cell in the same pass, without the two gradient images: a 3x3 Sobel of 8-bit pixels is at
+    // most 4 * 255 either way, and its products' sums over a cell (at most 64 * 1020^2) fit 32 bits exactly, so
+    // the sums are cv::Sobel's to the bit (the same floats on 3,000 random regions of random and blurred images,
+    // at their edges and inside). cv::Sobel's own set-up (a filter engine each call) cost more than its arithmetic on
+    // the small regions a video's change-gated reads ask for (1-minute 720p barcodes-only scan: ~12,000 calls, about
+    // 150 ms of CPU in perf samples). One thread: a 48 px square 16 -> 3 us, 100 px 28 -> 9 us, 640 x 360 291 -> 207
+    // us.
+    cv::Size whole;
+    cv::Point offset;
+    small.locateROI(whole, offset);
+    const int width = columns * cellSize;
+    const auto wholeRow = [&](int y) {  // row y of the cells (-1 and rows * cellSize included), in the whole image
+        const int wholeY = reflect101(offset.y + y, whole.height);
+        return small.ptr<uint8_t>(0) + static_cast<ptrdiff_t>(wholeY - offset.y) * static_cast<ptrdiff_t>(small.step);
+    };
+    // Each of the three rows with its neighbours on both sides: padded[1 + x] is column x.
+    std::vector<int16_t> above(width + 2), middle(width + 2), below(width + 2);
+    const auto load = [&](int y, std::vector<int16_t> &padded) {
+        const uint8_t *pixels = wholeRow(y);
+        for (int x = 0; x < width; ++x) {
+            padded[1 + x] = pixels[x];
+        }
+        const uint8_t *origin = pixels - offset.x;  // column 0 of the whole image
+        padded[0] = origin[reflect101(offset.x - 1, whole.width)];
+        padded[1 + width] = origin[reflect101(offset.x + width, whole.width)];
+    };
     CellTensor tensor{cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_32F)};
-    const int width = cellPixels.cols;
     std::vector<int32_t> xx(width), yy(width), xy(width);  // per pixel column, over one row of cells
     constexpr float perPixel = 1.0f / (cellSize * cellSize);
+    load(-1, above);
+    load(0, middle);
     for (int row = 0; row < rows; ++row) {
         std::fill(xx.begin(), xx.end(), 0);
         std::fill(yy.begin(), yy.end(), 0);
         std::fill(xy.begin(), xy.end(), 0);
         for (int y = row * cellSize; y < (row + 1) * cellSize; ++y) {
-            const int16_t *dx = gx.ptr<int16_t>(y), *dy = gy.ptr<int16_t>(y);
+            load(y + 1, below);
+            const int16_t *a = above.data(), *m = middle.data(), *b = below.data();
             for (int x = 0; x < width; ++x) {
-                xx[x] += int32_t(dx[x]) * dx[x];
-                yy[x] += int32_t(dy[x]) * dy[x];
-                xy[x] += int32_t(dx[x]) * dy[x];
+                // 16 bits, as the compiler vectorises best (at 32, it lost to cv::Sobel on a whole frame)
+                const auto dx = static_cast<int16_t>((a[x + 2] - a[x]) + 2 * (m[x + 2] - m[x]) + (b[x + 2] - b[x]));
+                const auto dy =
+                    static_cast<int16_t>((b[x] + 2 * b[x + 1] + b[x + 2]) - (a[x] + 2 * a[x + 1] + a[x + 2]));
+                xx[x] += int32_t{dx} * dx;
+                yy[x] += int32_t{dy} * dy;
+                xy[x] += int32_t{dx} * dy;
             }
+            std::swap(above, middle);
+            std::swap(middle, below);
         }
         for (int column = 0; column < columns; ++column) {
             int32_t sumXX = 0, sumYY = 0, sumXY = 0;
