@@ -354,6 +354,16 @@ constexpr double quietZoneToLength = 0.12;
 // pixel to tell a 1-wide from a 2-wide bar.
 constexpr double minCutLength = 400;
 constexpr double maxUpscale = 3;
+// A cut whose bars and spaces are on average narrower than this (its length over the edges its probe lines cross)
+// gets a second chance, enlarged (up to maxUpscale) to this: zxing-cpp's linear readers measure bars and spaces in
+// whole pixels, and at 2 px a module a narrow bar read 1 px too wide or too narrow is a wide one (a Code 39's narrow
+// and wide elements differ by a module or two). Across symbologies a bar or space is 1.6-1.8 modules on average,
+// so 6 px is a module of about 3.5 px, with each edge placed between pixels by the interpolation. Its reads must
+// read the same on both halves of the bars' height, whatever the format: interpolated pixels made a checksum-valid
+// EAN-13 misread of a zxing-cpp sample photo (upca-4/6.webp, enlarged to 8 px), which that rejects. Read this way,
+// quagga2's phone photos gave two more Code 39 labels (a VIN label at 1.8 px a module, enlarged 1.9x) and nothing
+// else changed on the zxing and zxing-cpp corpora (5, 6 and 8 px tried: 1, 2 and 2 more codes).
+constexpr double minRunPixels = 6;
 // It is at most this many rows tall: bars are the same all along their height, so rows beyond these repeat what
 // the others read (zxing-cpp with tryHarder reads every row of a cut this small), at a cost.
 constexpr double maxCutRows = 80;
@@ -364,10 +374,12 @@ struct UprightPlace {
     cv::Matx23d toImage;
 };
 
+/// The cut of the code `length` long and `height` tall around `centre`, turned upright; enlarged at least
+/// `minEnlarge` times (and to minCutLength, at most maxUpscale).
 UprightPlace placeUpright(cv::Point2d centre, cv::Point2d lengthwise, double length, double height, double minQuietZone,
-                          int minRows) {
+                          int minRows, double minEnlarge = 1) {
     const double quietZone = std::max(quietZoneToLength * length, minQuietZone);
-    const double enlarge = std::clamp(minCutLength / (length + 2 * quietZone), 1.0, maxUpscale);
+    const double enlarge = std::clamp(std::max(minCutLength / (length + 2 * quietZone), minEnlarge), 1.0, maxUpscale);
     const double rowsPerPixel = std::min(enlarge, maxCutRows / std::max(height, 1.0));
     const cv::Size size(static_cast<int>(std::lround((length + 2 * quietZone) * enlarge)),
                         std::max(minRows, static_cast<int>(std::lround(height * rowsPerPixel))));
@@ -416,9 +428,8 @@ int edgesOn(const uint8_t *line, int length) {
     return edges;
 }
 
-/// Whether a code can lie in the cut `place` of `gray`: one of its probe lines, sampled as the cut would be,
-/// crosses minEdgesAcross edges.
-bool edgesEnoughForACode(const cv::Mat &gray, const UprightPlace &place) {
+/// The most edges one of the cut `place`'s probe lines of `gray` crosses, sampled as the cut would be.
+int mostEdgesAcross(const cv::Mat &gray, const UprightPlace &place) {
     // Probe row r is the cut's row (r + 0.5) * spacing.
     const double spacing = static_cast<double>(place.size.height) / probeLines;
     cv::Matx23d toProbe = place.toImage;
@@ -427,12 +438,11 @@ bool edgesEnoughForACode(const cv::Mat &gray, const UprightPlace &place) {
         toProbe(row, 1) *= spacing;
     }
     const cv::Mat probe = warpedUpright(gray, toProbe, cv::Size(place.size.width, probeLines));
+    int most = 0;
     for (int line = 0; line < probe.rows; ++line) {
-        if (edgesOn(probe.ptr<uint8_t>(line), probe.cols) >= minEdgesAcross) {
-            return true;
-        }
+        most = std::max(most, edgesOn(probe.ptr<uint8_t>(line), probe.cols));
     }
-    return false;
+    return most;
 }
 
 }  // namespace
@@ -461,6 +471,30 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         remember(quad);
     }
     ZXing::ReaderOptions options = readerOptions(formats, true, false, tryInvert);
+    // Reads the cut `place`, appending what it reads; how many.
+    const auto readCut = [&](const UprightPlace &place, int confirmed) {
+        const cv::Mat upright = warpedUpright(gray, place.toImage, place.size);
+        int read = 0;
+        for (auto result : readBarcodes(upright, options)) {
+            if (!result.isValid() || (formatFlag(result) & formats) == 0 ||
+                ((formatFlag(result) & confirmed) != 0 && !readsOnBothHalves(upright, result, options))) {
+                continue;
+            }
+            if (auto withAddOn = readAddOn(upright, result, options, true)) {
+                result = std::move(withAddOn->first);
+            }
+            CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
+            for (int corner = 0; corner < 4; ++corner) {
+                const cv::Point2d point = place.toImage * cv::Vec3d(quad.x[corner], quad.y[corner], 1);
+                quad.x[corner] = static_cast<float>(point.x * scale);
+                quad.y[corner] = static_cast<float>(point.y * scale);
+            }
+            barcodes.append(result, 1, &quad);
+            remember(quad);
+            ++read;
+        }
+        return read;
+    };
     for (const Candidate &candidate : locate(gray)) {
         // A code decoded in this read already: the candidate is that code (its bars, a linear code's scan line in
         // it), or lies in it (a run of a 2-D code's modules).
@@ -471,27 +505,19 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         }
         const UprightPlace place =
             placeUpright(candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize, 8);
-        if (!edgesEnoughForACode(gray, place)) {
+        const int edges = mostEdgesAcross(gray, place);
+        if (edges < minEdgesAcross) {
             continue;
         }
-        const cv::Mat upright = warpedUpright(gray, place.toImage, place.size);
-        const cv::Matx23d &toRead = place.toImage;
-        for (auto result : readBarcodes(upright, options)) {
-            if (!result.isValid() || (formatFlag(result) & formats) == 0 ||
-                ((formatFlag(result) & unconfirmedFormats) != 0 && !readsOnBothHalves(upright, result, options))) {
-                continue;
-            }
-            if (auto withAddOn = readAddOn(upright, result, options, true)) {
-                result = std::move(withAddOn->first);
-            }
-            CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
-            for (int corner = 0; corner < 4; ++corner) {
-                const cv::Point2d point = toRead * cv::Vec3d(quad.x[corner], quad.y[corner], 1);
-                quad.x[corner] = static_cast<float>(point.x * scale);
-                quad.y[corner] = static_cast<float>(point.y * scale);
-            }
-            barcodes.append(result, 1, &quad);
-            remember(quad);
+        if (readCut(place, unconfirmedFormats) != 0) {
+            continue;
+        }
+        // Bars and spaces narrower than minRunPixels: read again enlarged to that, every read confirmed.
+        const double run = candidate.length / edges;  // a bar's or space's mean width, in gray's pixels
+        if (run < minRunPixels) {
+            readCut(placeUpright(candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize,
+                                 8, minRunPixels / run),
+                    formats);
         }
     }
 }

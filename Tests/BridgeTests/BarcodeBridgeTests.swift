@@ -520,6 +520,21 @@ import LiveScanScenes
         #expect(side > truth.topLeft.distance(to: truth.topRight) * 0.8)
     }
 
+    /// A vehicle's VIN label: a Code 39 of 17 characters at 1.8 to 2.5 px a module, turned. Its bars and spaces,
+    /// 1 or 3 modules, are 2 to 8 px wide: measured in whole pixels, a narrow one can read as a wide one. The cut
+    /// that is not read is read again enlarged (3.5 px a module); on main, none of these six was read.
+    @Test(arguments: [1.8, 2.0, 2.5], [25.0, 60.0])
+    func aTurnedCode39OfNarrowModulesIsReadEnlarged(moduleSize: Double, degrees: Double) throws {
+        let still = try SceneRenderer.still(symbology: .code39, payload: "JM1BK32G071773697", moduleSize: moduleSize,
+                                            barHeight: 50, rotation: degrees)
+        let found = try Self.anyAngle().detect(in: frame(still.frame))
+        #expect(found.map(\.symbology) == [.code39])
+        #expect(found.map(\.payloadStringValue) == ["JM1BK32G071773697"])
+        let truth = bounds(still.bounds)
+        let read = try #require(found.first).bounds
+        #expect(read.intersectionOverUnion(truth) > 0.5, "\(read) against \(truth)")
+    }
+
     /// A book's EAN-13 turned 35 degrees is read with its EAN-5 add-on: the add-on's bars, a candidate of their own
     /// past the main symbol's quiet zone, are joined to it and cut upright with it.
     @Test(arguments: [2, 3])
