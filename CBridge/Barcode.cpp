@@ -324,6 +324,45 @@ std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &
 
 namespace {
 
+/// The 2-D codes of the CB_Format flags `formats` in `gray` contrast-equalised, that `read` does not hold already
+/// (the same format and bytes, centred within half its diagonal of where one was read). zxing-cpp's local
+/// binariser takes an 8 x 8 block whose grey levels span fewer than 24 for flat: in an underexposed photo, or one
+/// whose exposure a bright spot or glare set, a code's modules can differ by less, and no edge is found. CLAHE
+/// stretches each 8 x 8 tile's levels (its clip limit of 2 keeps noise from being stretched into edges): on the
+/// BoofCV QR photos, 116 -> 122 codes (bright spots 1 -> 5 of 12, glare 1 -> 2, non-compliant 3 -> 4), none
+/// where no label is; on the zxing and zxing-cpp corpora one Data Matrix more. Linear formats are not looked for:
+/// equalised, the corpora's EAN/UPC photos read 14 codes more but also false ones (an EAN-8 inside an EAN-13's
+/// bars, an EAN-13 beside a UPC-A): a linear code's check is one digit, a 2-D code's is error correction.
+/// Never throws: a failure is "not found".
+ZXing::Barcodes readEqualised(const cv::Mat &gray, int formats, const ZXing::Barcodes &read,
+                              const ZXing::ReaderOptions &caller) noexcept {
+    ZXing::Barcodes found;
+    try {
+        cv::Mat equalised;
+        cv::createCLAHE(2.0, cv::Size(8, 8))->apply(gray, equalised);
+        const ZXing::ReaderOptions options =
+            readerOptions(formats, caller.tryHarder(), caller.tryRotate(), caller.tryInvert(), caller.tryDownscale());
+        const auto centre = [](const ZXing::Position &position) {
+            return cv::Point2f(float(position.topLeft().x + position.bottomRight().x) / 2,
+                               float(position.topLeft().y + position.bottomRight().y) / 2);
+        };
+        for (auto &result : readBarcodes(equalised, options)) {
+            const ZXing::PointI corners = result.position().topLeft() - result.position().bottomRight();
+            const double diagonal = std::hypot(corners.x, corners.y);
+            const bool readAlready = std::any_of(read.begin(), read.end(), [&](const ZXing::Barcode &other) {
+                return other.isValid() && other.format() == result.format() && other.bytes() == result.bytes() &&
+                       cv::norm(centre(other.position()) - centre(result.position())) < diagonal / 2;
+            });
+            if (result.isValid() && !readAlready) {
+                found.push_back(std::move(result));
+            }
+        }
+    } catch (...) {
+        found.clear();
+    }
+    return found;
+}
+
 // zxing-cpp's 1-D readers, trying harder, scan every max(1, height / 512)-th row of the image they are given and,
 // with tryRotate, every max(1, width / 512)-th column (ODReader.cpp's rowStep): a 720p frame's every row and every
 // other column, a 1080p frame's every other row and every third column.
@@ -606,6 +645,11 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
                                                     options->try_rotate != 0);
     } else {
         results = cbridge::readBarcodes(gray, zxingOptions);
+    }
+    if (options->try_equalised != 0 && (wanted & ~cbridge::linearFormats) != 0) {
+        for (auto &result : cbridge::readEqualised(gray, wanted & ~cbridge::linearFormats, results, zxingOptions)) {
+            results.push_back(std::move(result));
+        }
     }
     int missingSecondChanceFormats = wanted & cbridge::secondChanceFormats;
     for (const auto &result : results) {

@@ -25,6 +25,7 @@ public struct ZXingBarcodeDetector: RegionBarcodeDetector {
         raw.try_downscale = options.triesDownscaled ? 1 : 0
         raw.try_inverted = options.triesInverted ? 1 : 0
         raw.try_any_angle = options.readsAnyAngle ? 1 : 0
+        raw.try_equalised = options.triesEqualised ? 1 : 0
         var barcodes: UnsafeMutablePointer<CB_Barcode>?
         var count = 0
         try frame.withBridgeImage { pixels in

@@ -4,14 +4,16 @@ extension QualityLevel {
     /// The zxing-cpp knobs of this level, for the given symbologies. A still image is read once, with no frame
     /// budget to keep: from `balanced` up it is read at its full size (a 12-megapixel photo of 60 small QR codes
     /// read 49 of them at 1920 px, 60 at full size), also through zxing-cpp's downscaled passes (a QR code
-    /// photographed on a monitor reads only there, its moire smoothed out) and inverted (light-on-dark codes:
-    /// screens in dark mode, etched metal).
+    /// photographed on a monitor reads only there, its moire smoothed out), inverted (light-on-dark codes:
+    /// screens in dark mode, etched metal) and, for 2-D codes, contrast-equalised (underexposed photos, bright spots:
+    /// BoofCV's QR photos 116 -> 122).
     public func barcodeOptions(symbologies: Set<Symbology>, stillImages: Bool = false) -> BarcodeDetectorOptions {
         var options = frameOptions(symbologies: symbologies)
         if stillImages && self != .fast {
             options.maxDimension = 0
             options.triesDownscaled = true
             options.triesInverted = true
+            options.triesEqualised = true
         }
         return options
     }
