@@ -539,8 +539,8 @@ import LiveScanScenes
     }
 
     /// A vehicle's VIN label: a Code 39 of 17 characters at 1.8 to 2.5 px a module, turned. Its bars and spaces,
-    /// 1 or 3 modules, are 2 to 8 px wide: measured in whole pixels, a narrow one can read as a wide one. The cut
-    /// that is not read is read again enlarged (3.5 px a module); on main, none of these six was read.
+    /// 1 or 3 modules, are 2 to 8 px wide: measured in whole pixels, a narrow one can read as a wide one. A cut
+    /// that reads nothing is read again enlarged (3.5 px a module); without that, none of these six was read.
     @Test(arguments: [1.8, 2.0, 2.5], [25.0, 60.0])
     func aTurnedCode39OfNarrowModulesIsReadEnlarged(moduleSize: Double, degrees: Double) throws {
         let still = try SceneRenderer.still(symbology: .code39, payload: "JM1BK32G071773697", moduleSize: moduleSize,
