@@ -328,11 +328,12 @@ namespace {
 /// (the same format and bytes, centred within half its diagonal of where one was read). zxing-cpp's local
 /// binariser takes an 8 x 8 block whose grey levels span fewer than 24 for flat: in an underexposed photo, or one
 /// whose exposure a bright spot or glare set, a code's modules can differ by less, and no edge is found. CLAHE
-/// stretches each 8 x 8 tile's levels (its clip limit of 2 keeps noise from being stretched into edges): on the
-/// BoofCV QR photos, 116 -> 122 codes (bright spots 1 -> 5 of 12, glare 1 -> 2, non-compliant 3 -> 4), none
-/// where no label is; on the zxing and zxing-cpp corpora one Data Matrix more. Linear formats are not looked for:
-/// equalised, the corpora's EAN/UPC photos read 14 codes more but also false ones (an EAN-8 inside an EAN-13's
-/// bars, an EAN-13 beside a UPC-A): a linear code's check is one digit, a 2-D code's is error correction.
+/// stretches the levels of each tile of an 8 x 8 grid over the picture, blending neighbouring tiles' mappings;
+/// its clip limit of 2 keeps noise from being stretched into edges. On the BoofCV QR photos: 116 -> 122 codes
+/// (bright spots 1 -> 5 of 12, glare 1 -> 2, non-compliant 3 -> 4), none where no label is; on the zxing and
+/// zxing-cpp corpora one Data Matrix more. Linear formats are not looked for: equalised, the corpora's EAN/UPC
+/// photos read 14 codes more but also false ones (an EAN-8 inside an EAN-13's bars, an EAN-13 beside a UPC-A): a
+/// linear code's check is one digit, a 2-D code's is error correction.
 /// Never throws: a failure is "not found".
 ZXing::Barcodes readEqualised(const cv::Mat &gray, int formats, const ZXing::Barcodes &read,
                               const ZXing::ReaderOptions &caller) noexcept {

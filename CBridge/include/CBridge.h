@@ -216,9 +216,10 @@ typedef struct CB_BarcodeOptions {
                           one way (bars) are cut out upright and read again; a region holding a code already read
                           is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
                           of their bars' height. */
-    int try_equalised; /* also the 2-D codes of the image contrast-equalised (CLAHE over 8 x 8 tiles): codes
-                          whose modules differ by fewer grey levels than zxing-cpp's binariser takes for an edge
-                          (underexposed photos, a bright spot or glare setting the exposure). A read more. */
+    int try_equalised; /* also the 2-D codes of the image contrast-equalised (CLAHE on an 8 x 8 grid of
+                          tiles): codes whose modules differ by fewer grey levels than zxing-cpp's binariser takes
+                          for an edge (underexposed photos, a bright spot or glare setting the exposure). A read
+                          more. */
     CB_Rect region;    /* read only this part of the image (clipped to it); width or height 0 = all of it.
                           Quads stay in the whole image's pixels. Linear codes are looked for along the rows and
                           columns a read of the whole image scans, not along every line of the region. */

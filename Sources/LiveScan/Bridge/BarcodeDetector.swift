@@ -33,9 +33,9 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// whose gradients all point one way are cut out upright and read again; regions holding a code already read
     /// are skipped (`CB_BarcodeOptions.try_any_angle`; default false).
     public var readsAnyAngle = false
-    /// Also the 2-D codes of the frame contrast-equalised (CLAHE over 8 x 8 tiles): codes whose modules differ by
-    /// too few grey levels for zxing-cpp's binariser, in underexposed photos or beside a bright spot or glare
-    /// (`CB_BarcodeOptions.try_equalised`; default false: it costs a read more).
+    /// Also the 2-D codes of the frame contrast-equalised (CLAHE on an 8 x 8 grid of tiles): codes whose modules
+    /// differ by too few grey levels for zxing-cpp's binariser, in underexposed photos or beside a bright spot or
+    /// glare (`CB_BarcodeOptions.try_equalised`; default false: it costs a read more).
     public var triesEqualised = false
 
     public init(symbologies: Set<Symbology> = [], tryHarder: Bool = true, tryRotate: Bool = true,
