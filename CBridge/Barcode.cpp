@@ -345,18 +345,17 @@ ZXing::Barcodes readEqualised(const cv::Mat &gray, int formats, const ZXing::Bar
         // runs). Inverted and through zxing-cpp's downscaled passes as well, it read nothing more on BoofCV's photos
         // and took that photo's scan from 1.25 to 3.1 s (one run each).
         const ZXing::ReaderOptions options = readerOptions(formats, caller.tryHarder(), caller.tryRotate(), false);
-        const auto centre = [](const ZXing::Position &position) {
-            return cv::Point2f(float(position.topLeft().x + position.bottomRight().x) / 2,
-                               float(position.topLeft().y + position.bottomRight().y) / 2);
-        };
         for (auto &result : readBarcodes(equalised, options)) {
-            const ZXing::PointI corners = result.position().topLeft() - result.position().bottomRight();
-            const double diagonal = std::hypot(corners.x, corners.y);
+            if (!result.isValid()) {
+                continue;
+            }
+            const CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
+            const double diagonal = std::hypot(quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
             const bool readAlready = std::any_of(read.begin(), read.end(), [&](const ZXing::Barcode &other) {
                 return other.isValid() && other.format() == result.format() && other.bytes() == result.bytes() &&
-                       cv::norm(centre(other.position()) - centre(result.position())) < diagonal / 2;
+                       cv::norm(centreOf(quadOf(other.position(), {0, 0}, 1)) - centreOf(quad)) < diagonal / 2;
             });
-            if (result.isValid() && !readAlready) {
+            if (!readAlready) {
                 found.push_back(std::move(result));
             }
         }

@@ -503,8 +503,11 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
             })) {
             continue;
         }
-        const UprightPlace place =
-            placeUpright(candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize, 8);
+        const auto cut = [&](double minEnlarge) {
+            return placeUpright(candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize,
+                                8, minEnlarge);
+        };
+        const UprightPlace place = cut(1);
         const int edges = mostEdgesAcross(gray, place);
         if (edges < minEdgesAcross) {
             continue;
@@ -515,9 +518,7 @@ void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, doub
         // Bars and spaces narrower than minRunPixels: read again enlarged to that, every read confirmed.
         const double run = candidate.length / edges;  // a bar's or space's mean width, in gray's pixels
         if (run < minRunPixels) {
-            readCut(placeUpright(candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize,
-                                 8, minRunPixels / run),
-                    formats);
+            readCut(cut(minRunPixels / run), formats);
         }
     }
 }
