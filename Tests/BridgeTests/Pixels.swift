@@ -52,6 +52,19 @@ extension RenderedFrame {
     }
 }
 
+extension RenderedFrame {
+    /// The columns from `left` on (a picture cut off at its left edge).
+    func cut(fromColumn left: Int) -> RenderedFrame {
+        let newWidth = width - left
+        var out = [UInt8]()
+        out.reserveCapacity(newWidth * height * 3)
+        for y in 0..<height {
+            out += pixels[((y * width + left) * 3)..<((y + 1) * width * 3)]
+        }
+        return RenderedFrame(width: newWidth, height: height, pixels: out)
+    }
+}
+
 /// The values of the items a `DataScanner` looking for `types` adds while it scans the image file at `path`, in
 /// the order they were added; throws what stopped the scan.
 func valuesAdded(scanning path: String, for types: Set<RecognizedDataType>, recognizesMultipleItems: Bool = false)
