@@ -83,14 +83,15 @@ import LiveScanTestSupport
     }
 
     /// Decoded frames waiting for a gated reading are bounded by memory, a tighter bound when the scan also holds
-    /// text models, never fewer than 8 frames nor more than 32.
+    /// text models, never fewer than 8 frames nor more than 128.
     @Test func gatedReadAheadIsBoundedByMemory() {
-        #expect(ScanPlan.gatedReadAheadDepth(width: 1280, height: 720, readsText: false) == 32)
-        #expect(ScanPlan.gatedReadAheadDepth(width: 1920, height: 1080, readsText: false) == 15)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 1280, height: 720, readsText: false) == 92)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 1920, height: 1080, readsText: false) == 41)
         #expect(ScanPlan.gatedReadAheadDepth(width: 1280, height: 720, readsText: true) == 17)
         #expect(ScanPlan.gatedReadAheadDepth(width: 1920, height: 1080, readsText: true) == 8)
-        #expect(ScanPlan.gatedReadAheadDepth(width: 3840, height: 2160, readsText: false) == 8)
-        #expect(ScanPlan.gatedReadAheadDepth(width: 320, height: 240, readsText: false) == 32)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 3840, height: 2160, readsText: false) == 10)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 7680, height: 4320, readsText: false) == 8)
+        #expect(ScanPlan.gatedReadAheadDepth(width: 320, height: 240, readsText: false) == 128)
     }
 
     @Test func stoppingAnEndlessSourceMidwayReturns() throws {

@@ -6,7 +6,7 @@ import Foundation
 /// | source | barcodes | read ahead | text readings remembered | learned text detector |
 /// |---|---|---|---|---|
 /// | live (camera, stream, `--realtime`) | whole frames, with the text | no: the newest frame wins | yes | every `textDetectorInterval` frames beside the edge locator, its boxes taken when ready |
-/// | video file | where the frame changed, whole every `barcodeWholeReadInterval` frames (whole at levels without one, or with a detector that cannot read a region) | up to 48 MB of frames (24 MB with text), 8 to 32 (`gatedReadAheadDepth`), in order | yes | as live, its boxes taken `TextDetectorCadence.fileLag` frames after its turn |
+/// | video file | where the frame changed, whole every `barcodeWholeReadInterval` frames (whole at levels without one, or with a detector that cannot read a region) | up to 128 MB of frames (24 MB with text), 8 to 128 (`gatedReadAheadDepth`), in order | yes | as live, its boxes taken `TextDetectorCadence.fileLag` frames after its turn |
 /// | images | whole, at full size (`stillImages`) | one frame per core, side by side | no: images are not a scene | finds every line (`TextDetectorRole.findsLines`) |
 struct ScanPlan {
     /// How each frame's barcodes are read; nil when no barcodes are looked for.
@@ -56,16 +56,21 @@ struct ScanPlan {
 
 extension ScanPlan {
     /// Frames of a video file decoded ahead of its gated reading. They absorb the reading's bursts (a whole read
-    /// takes as long as decoding 8 frames at 720p, and stretches of region reads come in runs), so that the
-    /// decoder, the scan's longest chain, seldom waits: on the 1-minute 720p bench video (5 alternated runs,
-    /// barcodes only) 8 frames gave 0.63x of `ffmpeg -threads 1`, 16 gave 0.65x, 32 gave 0.69x. Decoded frames stay
-    /// in memory until read (4:2:0, 1.5 bytes a pixel): at most 48 MB of them, 24 MB in a scan that also reads text,
-    /// whose models hold most of its memory (1080p text and barcodes: peak RSS 416 MB at 48 MB of frames, 383 MB at
-    /// 24), and at least 8 frames. Barcodes only: 32 at 720p, 15 at 1080p; with text: 17 and 8; 8 at 4K.
+    /// takes as long as decoding 8 frames at 720p) and its busy stretches (the bench video's first 20 s, while many
+    /// codes move, read slower than they decode; its last 40 s faster), so that the decoder, the scan's longest
+    /// chain, seldom waits: on the 1-minute 720p bench video (barcodes only) 8 frames gave 0.63x of
+    /// `ffmpeg -threads 1`, 16 gave 0.65x, 32 gave 0.69x (5 alternated runs); 92 took 9 % off 32's wall time (10
+    /// alternated runs, faster in all 10: the decoder waited 0.05-0.09 s instead of 0.20-0.27 s), 15 -> 41 frames
+    /// 2 % off the 1080p one's. Decoded frames stay in memory until read (4:2:0, 1.5 bytes a pixel): at most 128 MB
+    /// of them (720p barcodes-only peak RSS 132 MB at 32 frames, 213 MB at 92; 1080p 143 -> 159 MB at 15 -> 41),
+    /// 24 MB in a scan that also reads text, whose models hold most of its memory and whose text reading, not the
+    /// decoder, sets its pace (1080p text and barcodes: peak RSS 416 MB at 48 MB of frames, 383 MB at 24); at least
+    /// 8 frames and at most 128 (4 s at 30 fps). Barcodes only: 92 at 720p, 41 at 1080p, 10 at 4K; with text: 17
+    /// and 8.
     static func gatedReadAheadDepth(width: Int, height: Int, readsText: Bool) -> Int {
         let frameBytes = max(1, width * height * 3 / 2)
-        let budget = readsText ? 24_000_000 : 48_000_000
-        return min(32, max(8, budget / frameBytes))
+        let budget = readsText ? 24_000_000 : 128_000_000
+        return min(128, max(8, budget / frameBytes))
     }
 }
 
