@@ -333,7 +333,7 @@ def speed_run(args, env: dict, livescan: str, types: str, video: str, frames: in
     compared: on a shared 2-core machine one run's wall time swings by 15 %."""
     work = os.path.join(args.out, "speed")
     os.makedirs(work, exist_ok=True)
-    decode, barcodes = [], []
+    decode, barcodes, peaks = [], [], []
     for round_ in range(rounds):
         log(f"speed: round {round_ + 1} of {rounds} over {frames} frames")
         run = measured([args.ffmpeg, "-nostdin", "-v", "error", "-threads", "1", "-i", video, "-map", "0:v:0", "-f",
@@ -347,9 +347,10 @@ def speed_run(args, env: dict, livescan: str, types: str, video: str, frames: in
         if run["exit"] not in (0, 4):
             raise BenchError(f"livescan failed on {video}: {tail(os.path.join(work, 'barcodes.err'))}")
         barcodes.append(run["seconds"])
+        peaks.append(run["peak_rss_mb"])
     middle = lambda values: sorted(values)[len(values) // 2]
     return {"video": video, "frames": frames, "rounds": rounds, "decode_seconds": decode,
-            "barcodes_seconds": barcodes, "decode_fps": frames / middle(decode),
+            "barcodes_seconds": barcodes, "barcodes_peak_rss_mb": max(peaks), "decode_fps": frames / middle(decode),
             "barcodes_fps": frames / middle(barcodes), "ratio": middle(decode) / middle(barcodes)}
 
 

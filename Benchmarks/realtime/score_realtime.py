@@ -30,7 +30,10 @@ import score_tracking as st  # noqa: E402
 TEXT_MATCH_IOU = 0.3
 # "Flat": the soak's RSS may grow at most this fast over its second half (2.5 MB over the second 5 min of 10).
 SOAK_SLOPE_LIMIT = 0.5  # MB per minute
+# Peak RSS of a scan: issue 6's 300 MB, and issue 15's 400 MB for a scan that reads text, whose learned detector and
+# recogniser networks (about 150 MB of buffers at 960x544) are loaded.
 RSS_LIMIT = 300.0  # MB
+RSS_LIMIT_WITH_TEXT = 400.0  # MB
 # The first minute holds the allocator's and caches' warm-up (about +3 MB): a shorter soak's second half cannot tell a
 # leak from it, so its trend is shown but not judged (the 300 MB ceiling still is).
 SOAK_MIN_SECONDS = 300
@@ -486,11 +489,13 @@ def evaluate_targets(results: dict) -> list:
             add(f"live: median {kind} add latency <= {limit} ms", figures["median_ms"], "<=", limit,
                 f"{st.fmt(figures['median_ms'], 0)} ms over {figures['added']}, {figures['missed']} missed")
 
-    peaks = [(label, run["peak_rss_mb"]) for label, run in livescan_runs(results)
-             if run.get("peak_rss_mb") is not None]
-    worst = max(peaks, key=lambda pair: pair[1], default=(None, None))
-    add(f"RSS <= {RSS_LIMIT:.0f} MB in every LiveScan run", worst[1], "<=", RSS_LIMIT,
-        f"peak {st.fmt(worst[1], 0)} MB ({worst[0]})" if worst[0] else "n/a")
+    for reads_text, limit, which in ((False, RSS_LIMIT, "barcodes-only LiveScan run"),
+                                     (True, RSS_LIMIT_WITH_TEXT, "LiveScan run that reads text")):
+        peaks = [(label, run["peak_rss_mb"]) for label, run, text in livescan_runs(results)
+                 if text == reads_text and run.get("peak_rss_mb") is not None]
+        worst = max(peaks, key=lambda pair: pair[1], default=(None, None))
+        add(f"RSS <= {limit:.0f} MB in every {which}", worst[1], "<=", limit,
+            f"peak {st.fmt(worst[1], 0)} MB ({worst[0]})" if worst[0] else "n/a")
     soak = results.get("soak")
     if soak:
         trend = soak["rss"]
@@ -506,14 +511,18 @@ def evaluate_targets(results: dict) -> list:
 
 
 def livescan_runs(results: dict):
-    """(label, run) for every LiveScan process of the benchmark."""
+    """(label, run, whether it reads text) for every LiveScan process of the benchmark: the live and soak runs read
+    text and barcodes, the speed runs barcodes only (their largest peak)."""
     for name, video in results["videos"].items():
         for tool, run in video["runs"].items():
             if tool.startswith("livescan"):
-                yield f"{name} {tool}", run
+                yield f"{name} {tool}", run, tool == "livescan-text"
+    speed = results.get("speed")
+    if speed and speed.get("barcodes_peak_rss_mb") is not None:
+        yield "speed", {"peak_rss_mb": speed["barcodes_peak_rss_mb"]}, False
     for part in ("live", "soak"):
         if results.get(part):
-            yield part, results[part]["run"]
+            yield part, results[part]["run"], True
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -553,7 +562,7 @@ def render(results: dict) -> str:
         out.append(f"speed ({speed['frames']} frames of 720p, {speed['rounds']} alternating runs): LiveScan "
                    f"barcodes-only {', '.join(st.fmt(x, 2) for x in speed['barcodes_seconds'])} s, `ffmpeg -threads 1 "
                    f"-f null` {', '.join(st.fmt(x, 2) for x in speed['decode_seconds'])} s: median ratio "
-                   f"{st.fmt(speed['ratio'], 2)}x")
+                   f"{st.fmt(speed['ratio'], 2)}x; LiveScan's peak RSS {st.fmt(speed.get('barcodes_peak_rss_mb'), 0)} MB")
     for note in results.get("notes", []):
         out.append(f"note: {note}")
 
