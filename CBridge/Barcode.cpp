@@ -281,14 +281,12 @@ constexpr int secondChanceFormats = CB_FORMAT_AZTEC | CB_FORMAT_DATAMATRIX | CB_
 /// back to `gray`'s pixels.
 ///  1. `gray` halved with INTER_AREA: averages away noise, blur and picture texture inside the modules
 ///     (photo-filled "design" codes, large noisy photos).
-///  2. Pictures whose long side (`pictureLongSide`, at `gray`'s scale) is at most 640 px only: `gray` doubled
-///     (INTER_CUBIC), read with the GlobalHistogram binarizer: modules a few pixels wide are too fine for
-///     LocalAverage's 8x8 blocks (small images, curved QR codes, a PDF417 photographed at 2 px a module). Costs
-///     4-9 ms on a 640x480 frame; skipped above that (7-21 ms at 720p). Decided by the picture, not by `gray`,
-///     which may be a region of it: a region of a video frame is read as the whole frame would be (doubling
-///     every small region of a 720p frame cost more than all other reading of a barcodes-only scan).
+///  2. Pictures whose long side is at most 640 px only: `gray` doubled (INTER_CUBIC), read with the GlobalHistogram
+///     binarizer: modules a few pixels wide are too fine for LocalAverage's 8x8 blocks (small images, curved QR
+///     codes, a PDF417 photographed at 2 px a module). Costs 4-9 ms on a 640x480 frame; skipped above that (7-21 ms
+///     at 720p).
 /// The caller's other knobs are kept. Never throws: a failure is "not found".
-std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &gray, int pictureLongSide, int missing,
+std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &gray, int missing,
                                                                  const ZXing::ReaderOptions &caller) noexcept {
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
     std::vector<std::pair<ZXing::Barcode, double>> found;
@@ -311,7 +309,7 @@ std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &
             cv::resize(gray, half, cv::Size((gray.cols + 1) / 2, (gray.rows + 1) / 2), 0, 0, cv::INTER_AREA);
             take(half, false, static_cast<double>(gray.cols) / half.cols);
         }
-        if (missing != 0 && pictureLongSide <= maxLongSideToDouble) {
+        if (missing != 0 && std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
             cv::Mat twice;
             cv::resize(gray, twice, cv::Size(gray.cols * 2, gray.rows * 2), 0, 0, cv::INTER_CUBIC);
             take(twice, true, 0.5);
@@ -628,8 +626,8 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     const int linearWanted = wanted & cbridge::linearFormats;
     const cv::Size picture(static_cast<int>(std::lround(image->width() / scale)),
                            static_cast<int>(std::lround(image->height() / scale)));
-    const bool alongPicturesLines = (area.width < image->width() || area.height < image->height()) &&
-                                    options->try_harder != 0 && linearWanted != 0 &&
+    const bool readsRegion = area.width < image->width() || area.height < image->height();
+    const bool alongPicturesLines = readsRegion && options->try_harder != 0 && linearWanted != 0 &&
                                     cbridge::picturesLinesAreSparser(gray.size(), picture, options->try_rotate != 0);
     ZXing::Barcodes results;
     std::vector<cbridge::LineRead> lineReads;
@@ -699,10 +697,13 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         }
         barcodes.append(read.barcode, 1, &quad);
     }
-    if (missingSecondChanceFormats != 0 && options->try_harder != 0) {
-        const int pictureLongSide = static_cast<int>(std::lround(std::max(image->width(), image->height()) / scale));
+    // A region read (a change-gated video read of what changed) gets none: the frame's whole reads, every second or
+    // so, give every code its second chances. On the 1-minute 720p bench video they cost the region reads 0.15-0.17 s
+    // of CPU and read nothing; without them every dev-scene and BoofCV hand-held video row of make bench-dev is the
+    // same.
+    if (missingSecondChanceFormats != 0 && options->try_harder != 0 && !readsRegion) {
         for (const auto &[result, toGray] :
-             cbridge::readSecondChances(gray, pictureLongSide, missingSecondChanceFormats, zxingOptions)) {
+             cbridge::readSecondChances(gray, missingSecondChanceFormats, zxingOptions)) {
             barcodes.append(result, scale * toGray);
         }
     }

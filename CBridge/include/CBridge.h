@@ -203,8 +203,8 @@ typedef enum CB_Format {
 typedef struct CB_BarcodeOptions {
     int formats;       /* CB_Format flags; 0 means CB_FORMAT_DEFAULT (all but the opt-in ones) */
     int try_harder;    /* zxing ReaderOptions::tryHarder; also second chances for the QR, PDF417, Data Matrix
-                          and Aztec formats asked for and not read: the image halved, then (images up to 640 px,
-                          whatever the region read) doubled and binarised globally */
+                          and Aztec formats asked for and not read (not in a region read): the image halved, then
+                          (images up to 640 px) doubled and binarised globally */
     int try_rotate;    /* zxing ReaderOptions::tryRotate */
     int try_inverted;  /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
     int max_dimension; /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's
@@ -222,7 +222,9 @@ typedef struct CB_BarcodeOptions {
                           more. */
     CB_Rect region;    /* read only this part of the image (clipped to it); width or height 0 = all of it.
                           Quads stay in the whole image's pixels. Linear codes are looked for along the rows and
-                          columns a read of the whole image scans, not along every line of the region. */
+                          columns a read of the whole image scans, not along every line of the region; 2-D codes
+                          get no second chances (try_harder): a region read is a video's, whose whole reads give
+                          them. */
 } CB_BarcodeOptions;
 
 typedef struct CB_Barcode {
