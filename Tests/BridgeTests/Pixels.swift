@@ -50,9 +50,7 @@ extension RenderedFrame {
         }
         return RenderedFrame(width: newWidth, height: newHeight, pixels: out)
     }
-}
 
-extension RenderedFrame {
     /// The columns from `left` on (a picture cut off at its left edge).
     func cut(fromColumn left: Int) -> RenderedFrame {
         let newWidth = width - left
