@@ -63,11 +63,10 @@ extension ScanPlan {
     /// alternated runs, faster in all 10: the decoder waited 0.05-0.09 s instead of 0.20-0.27 s), 15 -> 41 frames
     /// 2 % off the 1080p one's. Decoded frames stay in memory until read (4:2:0, 1.5 bytes a pixel): at most 128 MB
     /// of them (barcodes-only peak RSS, as far as the decoder got ahead: 720p 132 MB at 32 frames, 210-213 MB at
-    /// 92; 1080p 143 MB at 15, 159-218 MB at 41),
-    /// 24 MB in a scan that also reads text, whose models hold most of its memory and whose text reading, not the
-    /// decoder, sets its pace (1080p text and barcodes: peak RSS 416 MB at 48 MB of frames, 383 MB at 24); at least
-    /// 8 frames and at most 128 (4 s at 30 fps). Barcodes only: 92 at 720p, 41 at 1080p, 10 at 4K; with text: 17
-    /// and 8.
+    /// 92; 1080p 143 MB at 15, 159-218 MB at 41), 24 MB in a scan that also reads text, whose models hold most of its
+    /// memory and whose text reading, not the decoder, sets its pace (1080p text and barcodes: peak RSS 416 MB at
+    /// 48 MB of frames, 383 MB at 24); at least 8 frames and at most 128 (4 s at 30 fps). Barcodes only: 92 at 720p,
+    /// 41 at 1080p, 10 at 4K; with text: 17 and 8.
     static func gatedReadAheadDepth(width: Int, height: Int, readsText: Bool) -> Int {
         let frameBytes = max(1, width * height * 3 / 2)
         let budget = readsText ? 24_000_000 : 128_000_000
