@@ -151,8 +151,7 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
 
     private func readKeys() {
         while lock.withLock({ running }) {
-            guard let key = terminal.readKey(timeout: 0.2) else { continue }
-            handle(key)
+            terminal.readKeys(timeout: 0.2).forEach(handle)
         }
     }
 

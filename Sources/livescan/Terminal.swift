@@ -79,24 +79,53 @@ final class Terminal: @unchecked Sendable {
         case up, down, enter, character(Character)
     }
 
-    /// Waits up to `timeout` seconds for a key; nil when none came.
-    func readKey(timeout: Double) -> Key? {
+    /// Waits up to `timeout` seconds for keys; empty when none came. A held arrow key, fast typing or a paste
+    /// arrive in one read, so every key of the read is returned, in order.
+    func readKeys(timeout: Double) -> [Key] {
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 8)
+        guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(STDIN_FILENO, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return Terminal.parseKey(Array(buffer.prefix(count)))
+        guard count > 0 else { return [] }
+        return Terminal.parseKeys(Array(buffer.prefix(count)))
     }
 
-    static func parseKey(_ bytes: [UInt8]) -> Key? {
-        switch bytes {
-        case [0x1B, 0x5B, 0x41], [0x1B, 0x4F, 0x41]: return .up
-        case [0x1B, 0x5B, 0x42], [0x1B, 0x4F, 0x42]: return .down
-        case [0x0D], [0x0A]: return .enter
-        default:
-            guard bytes.count == 1, bytes[0] >= 0x20, bytes[0] < 0x7F else { return nil }
-            return .character(Character(UnicodeScalar(bytes[0])))
+    /// The keys in `bytes`: arrows (CSI or SS3 form), Enter, printable ASCII characters. Anything else (other
+    /// escape sequences, control characters, bytes beyond ASCII) is passed over; an escape sequence is
+    /// skipped whole, up to its final byte, so its parameters are never taken for typed characters.
+    static func parseKeys(_ bytes: [UInt8]) -> [Key] {
+        var keys: [Key] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case 0x1B:
+                guard index < bytes.count, bytes[index] == 0x5B || bytes[index] == 0x4F else { continue }
+                let introducer = bytes[index]
+                index += 1
+                // CSI: parameter and intermediate bytes (0x20-0x3F), then one final byte (0x40-0x7E). SS3: one byte.
+                var parameters = 0
+                while introducer == 0x5B, index < bytes.count, (0x20...0x3F).contains(bytes[index]) {
+                    index += 1
+                    parameters += 1
+                }
+                guard index < bytes.count else { continue }
+                let final = bytes[index]
+                index += 1
+                if parameters == 0 && final == 0x41 {
+                    keys.append(.up)
+                } else if parameters == 0 && final == 0x42 {
+                    keys.append(.down)
+                }
+            case 0x0D, 0x0A:
+                keys.append(.enter)
+            case 0x20..<0x7F:
+                keys.append(.character(Character(UnicodeScalar(byte))))
+            default:
+                continue
+            }
         }
+        return keys
     }
 }

@@ -81,10 +81,23 @@ import LiveScan
     }
 
     @Test func keysParse() {
-        #expect(Terminal.parseKey([0x1B, 0x5B, 0x41]) == .up)
-        #expect(Terminal.parseKey([0x1B, 0x4F, 0x42]) == .down)
-        #expect(Terminal.parseKey([0x0D]) == .enter)
-        #expect(Terminal.parseKey([0x71]) == .character("q"))
-        #expect(Terminal.parseKey([0x1B]) == nil)
+        #expect(Terminal.parseKeys([0x1B, 0x5B, 0x41]) == [.up])
+        #expect(Terminal.parseKeys([0x1B, 0x4F, 0x42]) == [.down])
+        #expect(Terminal.parseKeys([0x0D]) == [.enter])
+        #expect(Terminal.parseKeys([0x71]) == [.character("q")])
+        #expect(Terminal.parseKeys([0x1B]) == [])
+    }
+
+    /// A held arrow key, fast typing and a paste reach the listing in one read: every key in it counts.
+    @Test func keysThatArriveTogetherAreAllParsed() {
+        let heldDown: [UInt8] = [0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x42, 0x1B, 0x4F, 0x42]
+        #expect(Terminal.parseKeys(heldDown) == [.down, .down, .down])
+        #expect(Terminal.parseKeys(Array("ps".utf8) + [0x0D]) == [.character("p"), .character("s"), .enter])
+        // Sequences the listing does not know (F5, Page Down, a modified arrow) are skipped whole: their
+        // parameters are not typed characters.
+        let unknown: [UInt8] = [0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x5B, 0x31, 0x3B, 0x35,
+                                0x41, 0x71]
+        #expect(Terminal.parseKeys(unknown) == [.character("q")])
+        #expect(Terminal.parseKeys([0x1B, 0x5B, 0x41, 0x71, 0x0A]) == [.up, .character("q"), .enter])
     }
 }
