@@ -55,27 +55,40 @@ enum ReportCommand {
             let reason = "holds no event-log line (is it a log written by `livescan scan --events`?)"
             return Diagnostics.fail(ScanError.sourceUnavailable(source: source, reason: reason), code: .inputError)
         }
-        let report = builder.report
+        do {
+            try writeReport(builder.report, as: format)
+        } catch ScanError.outputClosed {
+            // `livescan report log | head` with SIGPIPE ignored: the reader had what it wanted, as for scan.
+            return .found
+        } catch {
+            return Diagnostics.fail(error, code: .inputError)
+        }
+        return .found
+    }
+
+    /// Writes the report to standard output; every write is checked (a full disk, a closed descriptor, a reader
+    /// gone), and its failure thrown as the `ScanError` that `LineOutput` gives.
+    private static func writeReport(_ report: EventLogReport, as format: Format) throws {
+        let standardOutput = LineOutput(descriptor: STDOUT_FILENO, name: "standard output")
         switch format {
         case .table:
             // COLUMNS first (scripts set it), then the terminal's own width, then 100 for pipes.
             let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
                 .flatMap { $0 > 0 ? $0 : nil }
-            write(ReportTable.render(report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
+            try standardOutput.write(text: ReportTable.render(
+                report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
         case .csv:
-            write(ReportCSV.render(report, terminalSafe: Terminal.isInteractive))
+            try standardOutput.write(text: ReportCSV.render(report, terminalSafe: Terminal.isInteractive))
             // CSV is data: the notes that the table prints below itself go to stderr, out of the data's way.
             for note in ReportTable.notes(report) {
                 Diagnostics.printError("Warning: " + note)
             }
         case .json:
-            do {
-                write(try ReportJSON.render(report) + "\n")
-            } catch {
-                return Diagnostics.fail(error, code: .inputError)
-            }
+            let json = try ReportJSON.render(report)
+            // On a terminal, C1 controls and bidirectional overrides in values are written as JSON escapes: the
+            // same JSON, nothing for the terminal to obey.
+            try standardOutput.write(Terminal.isInteractive ? TerminalSafeText.escapeJSON(json) : json)
         }
-        return .found
     }
 
     static func parse(_ arguments: [String]) throws -> (Format, String) {
@@ -102,9 +115,6 @@ enum ReportCommand {
         }
     }
 
-    private static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
 }
 
 /// The report as an aligned text table for a terminal. Everything read from the log (ids and kinds as well as

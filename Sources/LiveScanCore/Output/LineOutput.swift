@@ -85,6 +85,15 @@ public final class LineOutput: @unchecked Sendable {
     public func write(_ line: String) throws {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
+        try write(bytes: bytes)
+    }
+
+    /// Writes `text` as it is (a whole report: its lines end in their own newlines), with `write(_:)`'s errors.
+    public func write(text: String) throws {
+        try write(bytes: Array(text.utf8))
+    }
+
+    private func write(bytes: [UInt8]) throws {
         try lock.withLock {
             if emptiesAtFirstLine {
                 guard ftruncate(descriptor, 0) == 0 else {
