@@ -10,14 +10,20 @@ enum ExitCode: Int32 {
     case usage = 2
     /// Everything was read and nothing was found.
     case nothingFound = 4
-    /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15).
+    /// Stopped by SIGHUP (128 + 1: the terminal closed), SIGINT (128 + 2) or SIGTERM (128 + 15).
+    case hungUp = 129
     case interrupted = 130
     case terminated = 143
 }
 
 extension ExitCode {
-    /// The status of a command stopped by `signal`: 143 for SIGTERM, 130 for SIGINT (and anything else).
+    /// The status of a command stopped by `signal`: 143 for SIGTERM, 129 for SIGHUP, 130 for SIGINT (and
+    /// anything else).
     init(signal: Int32) {
-        self = signal == SIGTERM ? .terminated : .interrupted
+        switch signal {
+        case SIGTERM: self = .terminated
+        case SIGHUP: self = .hungUp
+        default: self = .interrupted
+        }
     }
 }

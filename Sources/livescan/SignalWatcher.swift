@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
 
-/// Turns SIGINT and SIGTERM into a clean stop: the handler runs on a dispatch queue, not in signal
-/// context, so it may take locks. SIGPIPE is ignored so that a closed pipe is a write error, not a death.
+/// Turns SIGINT, SIGTERM and SIGHUP into a clean stop (the event log gets its `end` line): the handler runs on a
+/// dispatch queue, not in signal context, so it may take locks. SIGHUP is the terminal closing, the common end of a
+/// scan in an SSH session that dropped. SIGPIPE is ignored so that a closed pipe is a write error, not a death.
 final class SignalWatcher: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let lock = NSLock()
     private var caught: Int32?
+    private static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// The signal that arrived first, if any.
     var caughtSignal: Int32? { lock.withLock { caught } }
@@ -15,10 +17,10 @@ final class SignalWatcher: @unchecked Sendable {
         // A parent may have started us with these blocked (a thread's mask is inherited): Ctrl-C must work.
         var signals = sigset_t()
         sigemptyset(&signals)
-        [SIGINT, SIGTERM].forEach { sigaddset(&signals, $0) }
+        SignalWatcher.stopSignals.forEach { sigaddset(&signals, $0) }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM] {
+        for number in SignalWatcher.stopSignals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in

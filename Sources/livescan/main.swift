@@ -33,7 +33,8 @@ cut lines are counted, never fatal. --csv and --json give the same as data.
 sources lists the cameras present.
 
 Exit status of scan: 0 something found, 4 nothing found, 1 an input could not be read,
-2 usage error (including a language whose data is not installed), 130/143 interrupted.
+2 usage error (including a language whose data is not installed), 129/130/143 stopped by
+SIGHUP/SIGINT/SIGTERM (the event log is ended).
 """
 
 /// Debian's Tesseract uses OpenMP, which reads OMP_THREAD_LIMIT only when it loads: set it and start
