@@ -72,18 +72,27 @@ extern "C" SR_Status SR_Barcode_new(SR_Format format, const char *utf8_text, siz
         return fail(SR_UNSUPPORTED, "zxing-cpp's writer cannot encode " + ZXing::ToString(zxingFormat(format)));
     }
     ZXing::BitMatrix matrix;
-    try {
-        // Width and height 0 with margin 0: the smallest rendering, one pixel per module, no quiet zone.
-        // MultiFormatWriter is deprecated in zxing-cpp 3 for CreateBarcode(), whose writer is zint (not built,
-        // see scripts/setup.sh) or, without it, this same MultiFormatWriter behind a UTF-8 ECI for non-ASCII text.
+    const std::string text(utf8_text, length);
+    // Width and height 0 with margin 0: the smallest rendering, one pixel per module, no quiet zone.
+    // MultiFormatWriter is deprecated in zxing-cpp 3 for CreateBarcode(), whose writer is zint (not built,
+    // see scripts/setup.sh) or, without it, this same MultiFormatWriter behind a UTF-8 ECI for non-ASCII text.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        matrix =
-            ZXing::MultiFormatWriter(zxingFormat(format)).setMargin(0).encode(std::string(utf8_text, length), 0, 0);
-#pragma GCC diagnostic pop
-    } catch (const std::invalid_argument &error) {
-        return fail(SR_INVALID_ARGUMENT, "cannot encode '" + std::string(utf8_text, length) + "': " + error.what());
+    try {
+        matrix = ZXing::MultiFormatWriter(zxingFormat(format)).setMargin(0).encode(text, 0, 0);
+    } catch (const std::invalid_argument &) {
+        // Text the writer's default character set (ISO-8859-1) cannot hold, C1 controls and U+202E among them:
+        // the same symbol with a UTF-8 ECI, as CreateBarcode() writes it. Formats without ECI throw again.
+        try {
+            matrix = ZXing::MultiFormatWriter(zxingFormat(format))
+                         .setMargin(0)
+                         .setEncoding(ZXing::CharacterSet::UTF8)
+                         .encode(text, 0, 0);
+        } catch (const std::invalid_argument &error) {
+            return fail(SR_INVALID_ARGUMENT, "cannot encode '" + text + "': " + error.what());
+        }
     }
+#pragma GCC diagnostic pop
     SR_REQUIRE(matrix.width() > 0 && matrix.height() > 0, "SR_Barcode_new: zxing-cpp returned an empty symbol");
     auto barcode = std::make_unique<SR_Barcode>();
     barcode->linear = (format & linearFormats) != 0;

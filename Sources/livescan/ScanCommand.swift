@@ -80,7 +80,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let eventsPath = options.eventsPath, eventLog == nil {
             do {
                 eventLog = EventLogWriter(output: try LineOutput(eventLogAt: eventsPath,
-                                                                 replacingAnyFile: options.replacesAnyFile))
+                                                                 replacingAnyFile: options.replacesAnyFile),
+                                          escapesForTerminal: eventsPath == "-" && Terminal.isInteractive)
             } catch {
                 return .stopped(Diagnostics.fail(error, code: .inputError))
             }

@@ -1,27 +1,36 @@
 /// Writes a scan to an event log (schema in `EventLog`), one flushed line per event.
 public final class EventLogWriter: @unchecked Sendable {
     private let output: LineOutput
+    private let escapesForTerminal: Bool
 
-    public init(output: LineOutput) {
+    /// `escapesForTerminal`: the log goes to a terminal (`--events -` on one), so the C1 controls and
+    /// bidirectional overrides that JSON may carry raw are written as `\uXXXX` escapes
+    /// (`TerminalSafeText.escapeJSON`): the same values for a reader, nothing for the terminal to obey.
+    public init(output: LineOutput, escapesForTerminal: Bool = false) {
         self.output = output
+        self.escapesForTerminal = escapesForTerminal
     }
 
     public func start(source: SourceInfo, config: EventLog.Config) throws {
-        try output.write(EventLog.startLine(source: source, config: config))
+        try write(EventLog.startLine(source: source, config: config))
     }
 
     public func write(_ changes: ScanChanges) throws {
         for line in EventLog.changeLines(changes) {
-            try output.write(line)
+            try write(line)
         }
     }
 
     /// Records that frames are `width` x `height` from `frameIndex` on.
     public func resized(frameIndex: Int, time: Double, width: Int, height: Int) throws {
-        try output.write(EventLog.resizeLine(frameIndex: frameIndex, time: time, width: width, height: height))
+        try write(EventLog.resizeLine(frameIndex: frameIndex, time: time, width: width, height: height))
     }
 
     public func finish(_ outcome: ScanOutcome) throws {
-        try output.write(EventLog.endLine(outcome))
+        try write(EventLog.endLine(outcome))
+    }
+
+    private func write(_ line: String) throws {
+        try output.write(escapesForTerminal ? TerminalSafeText.escapeJSON(line) : line)
     }
 }

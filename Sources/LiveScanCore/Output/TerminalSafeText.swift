@@ -17,17 +17,50 @@ public enum TerminalSafeText {
             case 0x00..<0x20, 0x7F, 0x80..<0xA0:
                 out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
             default:
-                switch scalar.properties.generalCategory {
                 // Format characters (bidirectional marks and overrides, U+061C, zero-width spaces and joiners,
                 // U+FEFF) and line and paragraph separators change how, or where, the rest is shown.
-                case .format, .lineSeparator, .paragraphSeparator:
+                if isUnsafe(scalar) {
                     out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                default:
+                } else {
                     out.unicodeScalars.append(scalar)
                 }
             }
         }
         return out
+    }
+
+    /// JSON text (an event-log line, a report) made safe for a terminal without changing what it says: the
+    /// characters `escape(_:)` would escape that JSON may carry raw (C1 controls, format and separator
+    /// characters, DEL; C0 controls are escaped by every JSON writer) are written as `\uXXXX` escapes,
+    /// which a JSON reader decodes to the same strings. Only strings can hold such characters, so replacing
+    /// them anywhere in the text keeps it valid JSON.
+    public static func escapeJSON(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if scalar.value >= 0x7F && isUnsafe(scalar) {
+                for unit in String(scalar).utf16 {
+                    out += "\\u" + String(unit, radix: 16).leftPadded(to: 4)
+                }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Control characters (C0, DEL, C1) and the format and separator characters that change how or where the
+    /// rest of a line is shown.
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F, 0x80..<0xA0:
+            return true
+        default:
+            switch scalar.properties.generalCategory {
+            case .format, .lineSeparator, .paragraphSeparator: return true
+            default: return false
+            }
+        }
     }
 }
 
