@@ -1,5 +1,7 @@
 # LiveScan: `make demo` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
+# `make install`: PREFIX/bin/livescan and PREFIX/share/livescan/models.
+PREFIX ?= /usr/local
 BUILD_DIR := .build
 RELEASE_BIN := $(BUILD_DIR)/release
 DEMO_DIR := $(BUILD_DIR)/demo
@@ -8,14 +10,19 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build test test-sanitize fuzz format format-check demo bench bench-tracking bench-engines bench-accuracy \
-	bench-dev clean
+.PHONY: setup build install test test-sanitize fuzz format format-check demo bench bench-tracking bench-engines \
+	bench-accuracy bench-dev clean
 
 setup:
 	@bash scripts/setup.sh
 
 build: setup
 	$(SWIFT) build -c release
+
+# The release binary and the learned models beside it in PREFIX/share/livescan/models, where it and the library
+# find them (models/README.md); `make install PREFIX=~/.local` needs no root.
+install: build
+	@bash scripts/install.sh $(RELEASE_BIN) $(PREFIX)
 
 test: setup
 	$(SWIFT) test

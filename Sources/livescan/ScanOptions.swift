@@ -10,7 +10,11 @@ struct ScanOptions {
     /// `barcodes` (or no `--types`): every symbology read by default (`Symbology.isReadByDefault`).
     var readsEverySymbology: Bool
     var wantsText: Bool
+    /// Tesseract's names for `--languages` (`TextLanguage.tesseractNames`: `en-US` is `eng`), each once; `eng` when
+    /// it is not given. The scan is made with these.
     var languages: [String]
+    /// `--languages` as typed, for the event log; nil when it is not given.
+    var requestedLanguages: [String]?
     var quality: QualityLevel
     var raw: Bool
     /// `-q`: nothing printed; the exit status says whether anything was found.
@@ -58,7 +62,9 @@ struct ScanOptions {
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
         (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(parsed.list("--types"))
-        languages = try Self.languages(parsed.list("--languages"))
+        requestedLanguages = try Self.languages(parsed.list("--languages"))
+        languages = TextLanguage.tesseractNames(requestedLanguages ?? ["eng"])
+        guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
         let qualityName = parsed.value("--quality") ?? QualityLevel.balanced.rawValue
         guard let quality = QualityLevel(rawValue: qualityName) else {
             throw UsageError(message: "unknown quality '\(qualityName)' (known: fast, balanced, accurate)")
@@ -139,9 +145,9 @@ struct ScanOptions {
         return (symbologies, wantsBarcodes, readsEverySymbology, wantsText)
     }
 
-    /// `--languages`, checked for characters no Tesseract or BCP-47 name has (default: eng).
-    private static func languages(_ given: [String]?) throws -> [String] {
-        let languages = given ?? ["eng"]
+    /// `--languages`, checked for characters no Tesseract or BCP-47 name has; nil when not given.
+    private static func languages(_ given: [String]?) throws -> [String]? {
+        guard let languages = given else { return nil }
         guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
         let languageCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+")
         for language in languages where !language.allSatisfy(languageCharacters.contains) {
@@ -201,8 +207,9 @@ struct ScanOptions {
         if wantsText {
             types.append("text")
         }
-        return EventLog.Config(types: types, languages: languages, quality: quality, multipleItems: !singleItem,
-                               tracker: tracker, regionOfInterest: region)
+        return EventLog.Config(types: types, languages: languages, requestedLanguages: requestedLanguages,
+                               quality: quality, multipleItems: !singleItem, tracker: tracker,
+                               regionOfInterest: region)
     }
 }
 

@@ -42,7 +42,8 @@ extension Bounds {
 
 /// The knobs of LiveScan's text path: where lines are looked for, and how crops are read.
 public struct TextRecognizerOptions: Sendable, Equatable {
-    /// Tesseract languages, e.g. ["eng"] (default) or ["eng", "deu"].
+    /// Tesseract languages, e.g. ["eng"] (default) or ["eng", "deu"]; BCP-47 tags (`en-US`) are read as
+    /// `TextLanguage.tesseractNames` maps them.
     public var languages: [String]
     /// The folder holding `<language>.traineddata`; nil = `TESSDATA_PREFIX` or Debian's default.
     public var tessdataPath: String?
@@ -89,9 +90,10 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     }
 
     /// Whether the learned line recogniser reads beside Tesseract: `learnedReader` is set, lines are found by the
-    /// learned detector, and every language is one it reads.
+    /// learned detector, and every language is one it reads (`en-US` as `eng`: Tesseract's names are compared).
     public var readsWithLearnedReader: Bool {
-        learnedReader != nil && detector != nil && Set(languages).isSubset(of: LearnedLineReader.languages)
+        learnedReader != nil && detector != nil
+            && Set(TextLanguage.tesseractNames(languages)).isSubset(of: LearnedLineReader.languages)
     }
 }
 

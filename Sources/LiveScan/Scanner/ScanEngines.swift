@@ -19,9 +19,11 @@ struct ScanEngines {
                 symbologies.formUnion(list.isEmpty ? Symbology.readByDefault : list)
             case let .text(list, _):
                 wantsText = true
-                languages += list.filter { !languages.contains($0) }
+                languages += list
             }
         }
+        // Tesseract's names from here on: `en-US`, `en` and `eng` are one language, which the learned reader reads.
+        languages = TextLanguage.tesseractNames(languages)
         var engines = ScanEngines()
         if wantsBarcodes {
             let zxing = ZXingBarcodeDetector(options: qualityLevel.barcodeOptions(

@@ -1,6 +1,7 @@
 /// What the scanner looks for, as VisionKit's `DataScannerViewController.RecognizedDataType`.
 public enum RecognizedDataType: Sendable, Hashable {
-    /// Lines of text in the given Tesseract languages (empty = English), optionally only of one kind.
+    /// Lines of text in the given languages (empty = English), optionally only of one kind: Tesseract's names
+    /// (`eng`, `chi_sim`) or BCP-47 tags (`en-US`, `zh-Hans`), read alike (`TextLanguage.tesseractNames`).
     case text(languages: [String] = [], textContentType: TextContentType? = nil)
     /// Barcodes of the given symbologies (empty = every symbology read by default: all but the opt-in `telepen`
     /// and `dxfilmedge`, which must be named; `Symbology.isReadByDefault`).

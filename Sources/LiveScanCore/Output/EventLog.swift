@@ -34,13 +34,17 @@ public enum EventLog {
     }
 
     /// The start line's `config`: what the scan was asked to do, in this order:
-    /// `{"types":[...],"languages":[...],"quality":Q,"multiple_items":B,"tracker":{knob:value,...}
-    /// [,"region_of_interest":[x,y,width,height]]}`.
+    /// `{"types":[...],"languages":[...][,"languages_requested":[...]],"quality":Q,"multiple_items":B,
+    /// "tracker":{knob:value,...}[,"region_of_interest":[x,y,width,height]]}`.
     public struct Config: Sendable, Equatable {
         /// Symbology names and `text`; every symbology is `all-barcodes`.
         public var types: [String]
-        /// Tesseract languages.
+        /// The languages text is read in, as Tesseract names them (`eng`, `chi_sim`), each once: made from
+        /// `requestedLanguages` by `TextLanguage.tesseractNames`.
         public var languages: [String]
+        /// `languages_requested`: the languages as the user gave them (`en-US`, `eng+deu`); nil (absent) when none
+        /// were given (added within v1).
+        public var requestedLanguages: [String]?
         public var quality: QualityLevel
         /// false with `--single` (VisionKit's `recognizesMultipleItems`).
         public var multipleItems: Bool
@@ -49,10 +53,11 @@ public enum EventLog {
         /// In the frame's pixels; absent when the whole frame is scanned (added within v1).
         public var regionOfInterest: Bounds?
 
-        public init(types: [String], languages: [String], quality: QualityLevel, multipleItems: Bool,
-                    tracker: TrackerConfiguration, regionOfInterest: Bounds? = nil) {
+        public init(types: [String], languages: [String], requestedLanguages: [String]? = nil, quality: QualityLevel,
+                    multipleItems: Bool, tracker: TrackerConfiguration, regionOfInterest: Bounds? = nil) {
             self.types = types
             self.languages = languages
+            self.requestedLanguages = requestedLanguages
             self.quality = quality
             self.multipleItems = multipleItems
             self.tracker = tracker
@@ -66,6 +71,9 @@ public enum EventLog {
             var object = JSONLine()
             object.add("types", types)
             object.add("languages", languages)
+            if let requestedLanguages {
+                object.add("languages_requested", requestedLanguages)
+            }
             object.add("quality", quality.rawValue)
             object.add("multiple_items", multipleItems)
             var knobs = JSONLine()
