@@ -5,7 +5,8 @@ import Testing
 /// The log of a scan of several images names each change's file, once per line, and reads it back.
 @Suite struct PerImageItemsLogTests {
     let item = RecognizedItem.barcode(.init(
-        id: UUID(uuidString: "6F1D3C1E-0000-4000-8000-000000000002")!, bounds: Bounds(x: 1, y: 2, width: 10, height: 20),
+        id: UUID(uuidString: "6F1D3C1E-0000-4000-8000-000000000002")!,
+        bounds: Bounds(x: 1, y: 2, width: 10, height: 20),
         payloadStringValue: "PARCEL", payloadData: Data("PARCEL".utf8), symbology: .qr, frameIndex: 1, time: 1))
 
     func object(_ line: String) throws -> [String: Any] {
@@ -18,7 +19,8 @@ import Testing
         #expect(line.hasPrefix(#"{"event":"add","frame":1,"time":1,"file":"labels/2.png","id":"#))
         let asSource = try object(EventLog.changeLines(changes, source: "labels/2.png")[0])
         #expect(asSource["file"] == nil)
-        let video = try object(EventLog.changeLines(ScanChanges(frameIndex: 1, time: 1, added: [item]), source: "v.mp4")[0])
+        let fromVideo = ScanChanges(frameIndex: 1, time: 1, added: [item])
+        let video = try object(EventLog.changeLines(fromVideo, source: "v.mp4")[0])
         #expect(video["file"] == nil)
     }
 
