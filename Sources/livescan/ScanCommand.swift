@@ -2,7 +2,8 @@ import Foundation
 import LiveScan
 
 /// `livescan scan SOURCE...`: scans images, folders of images and video files, prints one line per item
-/// found (`symbology:payload`, `text:transcript`) and optionally writes the event log.
+/// found (`symbology:payload`, `text:transcript`) and optionally writes the event log. Image arguments given one
+/// after another are one scan (`ScanOptions.scans`).
 final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private let options: ScanOptions
     private let standardOutput = LineOutput(descriptor: STDOUT_FILENO, name: "standard output")
@@ -31,8 +32,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         }
         let interruption = SignalWatcher { [weak self] in self?.interrupt() }
         var failed = false
-        for source in options.sources {
-            switch scan(source, interruption: interruption) {
+        for sources in options.scans {
+            switch scan(sources, interruption: interruption) {
             case .ok: break
             case .failed: failed = true
             case let .stopped(code): return code
@@ -54,10 +55,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         case ok, failed, stopped(ExitCode)
     }
 
-    private func scan(_ path: String, interruption: SignalWatcher) -> SourceResult {
+    private func scan(_ paths: [String], interruption: SignalWatcher) -> SourceResult {
         let source: FrameSource
         let isImages: Bool
-        switch openSource(path, interruption: interruption) {
+        switch openSource(paths, interruption: interruption) {
         case let .success(opened):
             (source, isImages) = opened
         case let .failure(error):
@@ -71,7 +72,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             guard let inFrame = roi.bounds(frameWidth: source.info.width, frameHeight: source.info.height) else {
                 source.close()
                 let size = "\(source.info.width)x\(source.info.height)"
-                let error = UsageError(message: "--roi lies outside the \(size) frame of \(path)")
+                let error = UsageError(message: "--roi lies outside the \(size) frame of \(source.info.name)")
                 return .stopped(Diagnostics.usage(error))
             }
             region = inFrame
@@ -124,7 +125,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         lock.withLock { activeScanner = nil }
         if let listing {
             // The listing's screen is gone: leave zbarimg's record of what was found behind.
-            try? FindingLines(output: standardOutput, raw: options.raw).print(listing.found)
+            try? FindingLines(output: standardOutput, raw: options.raw, names: names(source.info))
+                .print(listing.found, file: nil)
         }
         do {
             try annotated?.finish()
@@ -138,7 +140,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let outputError {
             return .stopped(Diagnostics.fail(outputError, code: .inputError))
         }
-        let skipped = (source as? ImageSource)?.unreadableImages ?? []
+        let skipped = (source as? ImageSource)?.unreadableImages ?? (source as? ImageFilesSource)?.unreadableImages
+            ?? []
         skipped.forEach(Diagnostics.report)
         if let error = outcome?.error {
             Diagnostics.report(error)
@@ -165,21 +168,31 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         // Live sources never end, so what matters is what changes, as zbarcam prints; files and images
         // get zbarimg's one line per item found, unless --changes asks for the events.
         let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
-        let lines: ScanPresenter = eventLines ? ChangeLines(output: standardOutput)
-            : FindingLines(output: standardOutput, raw: options.raw, settlesText: !isImages && !options.once)
+        let lines: ScanPresenter = eventLines ? ChangeLines(output: standardOutput, names: names(source))
+            : FindingLines(output: standardOutput, raw: options.raw, names: names(source),
+                           settlesText: !isImages && !options.once)
         // The progress line first: it erases itself before the lines are printed.
         return (!isImages && ProgressLine.isWanted ? [ProgressLine(source: source)] : []) + [lines]
     }
 
-    /// Opens `path` on a thread of its own, so that a signal is not kept waiting by what cannot be interrupted:
+    /// `--names`: how lines name where they were found.
+    private func names(_ source: SourceInfo) -> SourceNames? {
+        options.names ? SourceNames(source: source.name) : nil
+    }
+
+    /// Opens `paths` on a thread of its own, so that a signal is not kept waiting by what cannot be interrupted:
     /// a stream that has not answered yet (up to `--timeout`), an image that takes seconds to decode. nil when a
     /// signal came first. Nothing is written before a source is open, so nothing is left half done when a
     /// signal ends the process while the opening is still stuck.
-    private func openSource(_ path: String, interruption: SignalWatcher) -> Result<(FrameSource, Bool), Error>? {
+    private func openSource(_ paths: [String], interruption: SignalWatcher) -> Result<(FrameSource, Bool), Error>? {
         let opening = OpeningResult()
         let opened = DispatchSemaphore(value: 0)
         let opener = Thread { [self] in
-            opening.result = Result { try openSource(path) }
+            opening.result = Result {
+                // Several are images (`ScanOptions.scans`): one scan of them all.
+                paths.count == 1 ? try openSource(paths[0])
+                    : (try ImageFilesSource(paths: paths, maxPixels: options.maxPixels), true)
+            }
             opened.signal()
         }
         opener.stackSize = 8 << 20

@@ -83,6 +83,10 @@ struct ScanOption {
             names: ["--no-listing"], value: nil, help: ["print lines even when standard output is a terminal"],
             readme: "line output even when standard output is a terminal"),
         ScanOption(
+            names: ["--names"], value: nil, help: ["start each line with the file it was found in"],
+            readme: "start each line with the file it was found in, `labels/1.png: qr:https://...` (with `--raw`, "
+                + "`labels/1.png: https://...`): an image's own file, or the video's, camera's or stream's name"),
+        ScanOption(
             names: ["--annotate"], value: "OUT",
             help: ["write the frames with highlighted items to OUT (.mp4,",
                    ".mkv, .mov, .avi), or the last frame for an image name", "(.png, .jpg, ...)"],
@@ -91,7 +95,8 @@ struct ScanOption {
                 + "`.tiff`, `.webp`) writes the last frame; another extension is refused before scanning. Written "
                 + "under a hidden name beside `OUT` and renamed when done, so `OUT` is replaced only by a finished "
                 + "file; refused when it is the source. Frames of a stream that changes resolution are fitted into the "
-                + "first size"),
+                + "first size. Several images and folders of images are one scan (a video of them all, or the last "
+                + "image); with a video, camera or stream among several SOURCEs it is refused"),
         ScanOption(
             names: ["--every"], value: "N", help: ["video files: scan every N-th frame only"],
             readme: "video files: scan every N-th frame only (frame numbers in the log stay the file's)",
@@ -126,7 +131,10 @@ struct ScanOption {
                 + "has opened and emptied only at its first line (a source that fails to open, or a scan that fails to "
                 + "start, leaves an earlier log as it was), under an exclusive lock (a "
                 + "second scan onto the same log fails with one error line); refused when `PATH` is the source or "
-                + "`--annotate`'s file, or an existing file that is not an event log (`--force` replaces it)"),
+                + "`--annotate`'s file, or an existing file that is not an event log (`--force` replaces it). Several "
+                + "images and folders of images make one log (one `start` line, each change naming its `file`, one "
+                + "`end` line); with a video, camera or stream among several SOURCEs it is refused: each has frame "
+                + "numbers and media times of its own, which one log cannot keep apart"),
         ScanOption(
             names: ["--force"], value: nil, help: ["let --events replace a file that is not an event log"],
             readme: "let `--events` replace a file that is not an event log"),

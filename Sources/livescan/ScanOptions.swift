@@ -4,6 +4,9 @@ import LiveScan
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
     var sources: [String]
+    /// The sources as scanned: each run of image arguments (files and folders) is one scan, as of one folder
+    /// holding them (its frames tagged with their file); a video, camera or stream is a scan of its own.
+    var scans: [[String]]
     /// The symbologies named in `--types`; with `readsEverySymbology`, only the opt-in ones (the others are in it).
     var symbologies: [Symbology]
     var wantsBarcodes: Bool
@@ -28,6 +31,8 @@ struct ScanOptions {
     var opensURLs: Bool
     /// Line output even when stdout is a terminal.
     var noListing: Bool
+    /// `--names`: each line starts with the file it was found in (`labels/1.png: qr:...`).
+    var names: Bool
     /// Cameras: the size and rate to ask for.
     var cameraSize: (width: Int, height: Int)?
     var cameraFPS: Double?
@@ -61,6 +66,7 @@ struct ScanOptions {
             }))
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
+        scans = Self.scans(of: sources)
         (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(parsed.list("--types"))
         requestedLanguages = try Self.languages(parsed.list("--languages"))
         languages = TextLanguage.tesseractNames(requestedLanguages ?? ["eng"])
@@ -77,6 +83,7 @@ struct ScanOptions {
         once = parsed.has("--once")
         opensURLs = parsed.has("--open")
         noListing = parsed.has("--no-listing")
+        names = parsed.has("--names")
         reconnect = parsed.has("--reconnect")
         annotatePath = parsed.value("--annotate")
         realtime = parsed.has("--realtime")
@@ -84,7 +91,7 @@ struct ScanOptions {
         maxPixels = try parsed.number("--max-pixels", takes: "a whole number of pixels, 1 or more") { $0 >= 1 }
             ?? maxPixels
         if let annotatePath {
-            guard sources.count == 1 else { throw UsageError(message: "--annotate draws one SOURCE; give one") }
+            try Self.requireOneScan(scans, for: "--annotate draws")
             guard Annotator.isWritablePath(annotatePath) else {
                 throw UsageError(message: "--annotate \(annotatePath): not a video or image name (use "
                     + Annotator.extensions.map { "." + $0 }.joined(separator: ", ") + ")")
@@ -107,10 +114,36 @@ struct ScanOptions {
         eventsPath = parsed.value("--events")
         replacesAnyFile = parsed.has("--force")
         tracker = try Self.tracker(settings: parsed.list("--tracker") ?? [])
-        if eventsPath != nil, sources.count != 1 {
-            throw UsageError(message: "--events records one SOURCE; give one (a folder of images is one source)")
+        if eventsPath != nil {
+            try Self.requireOneScan(scans, for: "--events records")
         }
         try Self.checkOptionsApply(parsed.given, to: sources)
+    }
+
+    /// Runs of image arguments joined into one scan each; every other source alone.
+    static func scans(of sources: [String]) -> [[String]] {
+        var scans: [[String]] = []
+        var previousIsImage = false
+        for source in sources {
+            let isImage = SourceKind.of(source) == .image
+            if isImage && previousIsImage {
+                scans[scans.count - 1].append(source)
+            } else {
+                scans.append([source])
+            }
+            previousIsImage = isImage
+        }
+        return scans
+    }
+
+    /// One log or annotation holds one scan. Images, which have no time of their own, join into one; videos,
+    /// cameras and streams do not: each has its own frame numbers, media times and picture size, which the log's
+    /// `frame`, `time` and start line give for one source (renumbered, a video's frames would no longer be its
+    /// own, as `--every` keeps them; repeated, two frames 0 would be one).
+    private static func requireOneScan(_ scans: [[String]], for what: String) throws {
+        guard scans.count != 1 else { return }
+        throw UsageError(message: "\(what) one scan: give one video, camera or stream, or images and folders of "
+            + "images only (they make one scan)")
     }
 
     /// `--types`: the symbologies named, whether barcodes and text are wanted, and whether `barcodes` (every

@@ -15,6 +15,16 @@ extension ScanPresenter {
     func finished(_ outcome: ScanOutcome) {}
 }
 
+/// `--names`: what starts a line, the file its item was found in: the frame's image file, or the source's name
+/// (a video, camera or stream; the listing's findings). Escaped: a file name is as untrusted as a payload.
+struct SourceNames {
+    let source: String
+
+    func prefix(_ line: String, file: String?) -> String {
+        TerminalSafeText.escape(file ?? source) + ": " + line
+    }
+}
+
 /// zbarimg's habit: one line per item found (`qr:payload`, `text:...`; `--raw`: the value alone). A code is
 /// printed when it is first recognised: its payload is what it is. In a video a text line is printed when it
 /// has settled, as it leaves or the scan ends, with the transcript voted over all its readings: its first
@@ -23,27 +33,31 @@ extension ScanPresenter {
 final class FindingLines: ScanPresenter {
     private let output: LineOutput
     private let raw: Bool
+    private let names: SourceNames?
     private let settlesText: Bool
 
-    init(output: LineOutput, raw: Bool, settlesText: Bool = false) {
+    init(output: LineOutput, raw: Bool, names: SourceNames? = nil, settlesText: Bool = false) {
         self.output = output
         self.raw = raw
+        self.names = names
         self.settlesText = settlesText
     }
 
     func changed(_ changes: ScanChanges) throws {
         guard settlesText else {
-            return try print(changes.added)
+            return try print(changes.added, file: changes.file)
         }
         func isText(_ item: RecognizedItem) -> Bool {
             if case .text = item { true } else { false }
         }
-        try print(changes.added.filter { !isText($0) } + changes.removed.filter(isText))
+        try print(changes.added.filter { !isText($0) } + changes.removed.filter(isText), file: changes.file)
     }
 
-    func print(_ items: [RecognizedItem]) throws {
+    /// One line per item; `file`: the image file they were found in, for `--names`.
+    func print(_ items: [RecognizedItem], file: String?) throws {
         for item in items {
-            try output.write(raw ? ItemText.value(item) : "\(item.kindName):\(ItemText.value(item))")
+            let line = raw ? ItemText.value(item) : "\(item.kindName):\(ItemText.value(item))"
+            try output.write(names?.prefix(line, file: file) ?? line)
         }
     }
 }
@@ -52,15 +66,18 @@ final class FindingLines: ScanPresenter {
 /// `+ 3f2a9c1d qr https://example.com`.
 final class ChangeLines: ScanPresenter {
     private let output: LineOutput
+    private let names: SourceNames?
 
-    init(output: LineOutput) {
+    init(output: LineOutput, names: SourceNames? = nil) {
         self.output = output
+        self.names = names
     }
 
     func changed(_ changes: ScanChanges) throws {
         for (mark, items) in [("-", changes.removed), ("+", changes.added), ("~", changes.updated)] {
             for item in items {
-                try output.write("\(mark) \(item.shortID) \(item.kindName) \(ItemText.value(item))")
+                let line = "\(mark) \(item.shortID) \(item.kindName) \(ItemText.value(item))"
+                try output.write(names?.prefix(line, file: changes.file) ?? line)
             }
         }
     }

@@ -18,8 +18,9 @@ enum SourceKind: String, CaseIterable {
         }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        // shot_%03d.png is an image sequence, which is read as a video.
-        if !path.contains("%") && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
+        // shot_%03d.png is an image sequence, which is read as a video. A missing `x.png` is an image too: among
+        // image arguments it is one the scan of them reports, not a video that splits them into two scans.
+        if !path.contains("%") && (ImageSource.isImagePath(path) || exists && isDirectory.boolValue) {
             return .image
         }
         return .video

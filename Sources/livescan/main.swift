@@ -20,7 +20,8 @@ udp://...). For files, each item found is printed once, as
 a terminal, videos, cameras and streams are scanned under a live full-screen
 listing (arrows select, Enter copies the value with OSC 52 and --open opens a
 URL; s snapshot, p pause, q quit; Ctrl-Z suspends); the findings are printed
-when it closes. TERM=dumb gets lines.
+when it closes. TERM=dumb gets lines. Each image has its own items; images
+given one after another are one scan, with one event log.
 
 Options of scan:
 \(ScanOption.helpLines.joined(separator: "\n"))

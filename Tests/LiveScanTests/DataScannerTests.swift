@@ -191,6 +191,8 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
         final class FailingSource: FrameSource, @unchecked Sendable {
             let inner = BlankFrameSource(count: nil)
             var info: SourceInfo { inner.info }
+            /// A camera: one scene, whose item lives on from frame to frame (still images end theirs each frame).
+            var isLive: Bool { true }
             var reads = 0
             func nextFrame() throws -> Frame? {
                 reads += 1

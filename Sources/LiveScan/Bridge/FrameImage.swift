@@ -130,7 +130,7 @@ extension Frame {
     /// This frame with its pixels in CBridge: itself when they are already, else with `bridgeImage()`'s copy, for
     /// work that reads them many times.
     func bridged() throws -> Frame {
-        image is FrameImage ? self : Frame(image: try bridgeImage(), index: index, time: time)
+        image is FrameImage ? self : Frame(image: try bridgeImage(), index: index, time: time, file: file)
     }
 
     /// Calls `body` with the handle of `bridgeImage()`, kept alive until `body` returns (a copy made for it would

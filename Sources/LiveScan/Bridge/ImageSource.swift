@@ -1,7 +1,8 @@
 import Foundation
 
 /// Frames from still images: one file, or every image in a folder in name order. Each image is one
-/// frame; media time is the frame index (one second per image) so trackers never carry items across.
+/// frame, named by its file (`Frame.file`); media time is the frame index (one second per image). Images share
+/// nothing: the scanner ends every item of an image with it (`FrameSource.holdsStillImages`).
 /// In a folder, an image that does not decode is skipped and listed in `unreadableImages`: one bad file
 /// does not stop the scan of the others.
 public final class ImageSource: FrameSource, @unchecked Sendable {
@@ -96,20 +97,20 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
     public func nextFrame() throws -> Frame? {
         if let first = firstImage {
             firstImage = nil
-            return makeFrame(first.image)
+            return makeFrame(first.image, file: first.path)
         }
         while nextIndex < paths.count {
             let path = paths[nextIndex]
             nextIndex += 1
             if let image = ImageSource.decode(path, maxPixels: maxPixels, failures: &unreadableImages) {
-                return makeFrame(image)
+                return makeFrame(image, file: path)
             }
         }
         return nil
     }
 
-    private func makeFrame(_ image: FrameImage) -> Frame {
+    private func makeFrame(_ image: FrameImage, file: String) -> Frame {
         defer { framesMade += 1 }
-        return Frame(image: image, index: framesMade, time: Double(framesMade))
+        return Frame(image: image, index: framesMade, time: Double(framesMade), file: file)
     }
 }

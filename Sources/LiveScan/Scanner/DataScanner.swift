@@ -26,8 +26,8 @@ public final class DataScanner: @unchecked Sendable {
     public var trackerConfiguration = TrackerConfiguration()
 
     /// The tracker's knobs a scan of `source` runs with: `trackerConfiguration`, except that each still image
-    /// stands alone: one reading of a line is enough (an image has no second frame to confirm it in), and
-    /// nothing is kept for the next image.
+    /// stands alone: one reading of a line is enough (an image has no second frame to confirm it in), and no
+    /// item outlives its image (the scanner ends them all after its frame, so a remove's `seen_frame` is its own).
     public func trackerConfiguration(for source: FrameSource) -> TrackerConfiguration {
         var configuration = trackerConfiguration
         if source.holdsStillImages {
@@ -255,6 +255,12 @@ public final class DataScanner: @unchecked Sendable {
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
                 delegate?.dataScanner(self, didProcess: frame, allItems: items)
+                if source.holdsStillImages {
+                    // The next image is another picture, of another thing: nothing in this one is in it, however
+                    // alike two labels of one template look (a line where this image had one is another line).
+                    endItems(tracker: &tracker, selection: &selection, frameIndex: frame.index, time: frame.time,
+                             file: frame.file)
+                }
             } catch {
                 let failure = error as? ScanError ?? .engineFailure(String(describing: error))
                 outcome.reason = .error
@@ -266,13 +272,22 @@ public final class DataScanner: @unchecked Sendable {
         feed.stop()  // before the source is asked anything more: its reader thread is done after this
         recognizer.stop()
         outcome.framesDropped = source.droppedFrames
-        var final = tracker.removeAll()
-        if !recognizesMultipleItems {
-            final.removed = final.removed.filter { $0.id == selection.selected }
-        }
-        deliver(final, items: [], frameIndex: max(outcome.lastFrameIndex, 0), time: outcome.lastTime)
+        endItems(tracker: &tracker, selection: &selection, frameIndex: max(outcome.lastFrameIndex, 0),
+                 time: outcome.lastTime, file: nil)
         delegate?.dataScanner(self, didFinish: outcome)
         return outcome
+    }
+
+    /// Removes every item (those shown, with `--single` the selected one) in the frame with index `frameIndex`:
+    /// the scan ended, or the still image that held them did.
+    private func endItems(tracker: inout Tracker, selection: inout SingleItemSelection, frameIndex: Int,
+                          time: Double, file: String?) {
+        var ended = tracker.removeAll()
+        if !recognizesMultipleItems {
+            ended.removed = ended.removed.filter { $0.id == selection.selected }
+            selection = SingleItemSelection()
+        }
+        deliver(ended, items: [], frameIndex: frameIndex, time: time, file: file)
     }
 
     /// Blocks while the scan is paused; the reason and error of a stop asked for meanwhile, or nil to go on.
@@ -301,16 +316,17 @@ public final class DataScanner: @unchecked Sendable {
             let center = regionOfInterest?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)
             (changes, items) = selection.narrow(changes, allItems: items, center: center)
         }
-        deliver(changes, items: items, frameIndex: frame.index, time: frame.time)
+        deliver(changes, items: items, frameIndex: frame.index, time: frame.time, file: frame.file)
         return items
     }
 
-    private func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double) {
+    private func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double,
+                         file: String?) {
         guard !changes.isEmpty else { return }
         let delegate = self.delegate
         delegate?.dataScanner(self, didChange: ScanChanges(
             frameIndex: frameIndex, time: time, added: changes.added, updated: changes.updated,
-            removed: changes.removed, allItems: items))
+            removed: changes.removed, allItems: items, file: file))
         if !changes.removed.isEmpty {
             delegate?.dataScanner(self, didRemove: changes.removed, allItems: items)
         }

@@ -19,11 +19,15 @@ public struct Frame: Sendable {
     public let index: Int
     /// Media time in seconds (the source's timestamp, or index / fps when it gives none).
     public let time: Double
+    /// The image file the frame was decoded from, as the source names it (`ImageSource`: the argument, or the
+    /// folder's path joined with the file's name); nil for frames of a video, camera or stream.
+    public let file: String?
 
-    public init(image: any FramePixels, index: Int, time: Double) {
+    public init(image: any FramePixels, index: Int, time: Double, file: String? = nil) {
         self.image = image
         self.index = index
         self.time = time
+        self.file = file
     }
 
     public var width: Int { image.width }

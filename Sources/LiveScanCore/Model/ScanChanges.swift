@@ -9,15 +9,18 @@ public struct ScanChanges: Sendable, Equatable {
     public var removed: [RecognizedItem]
     /// Every current item after the changes, in reading order.
     public var allItems: [RecognizedItem]
+    /// The image file of the frame that decided the changes (`Frame.file`); nil for a video, camera or stream.
+    public var file: String?
 
     public init(frameIndex: Int, time: Double, added: [RecognizedItem] = [], updated: [RecognizedItem] = [],
-                removed: [RecognizedItem] = [], allItems: [RecognizedItem] = []) {
+                removed: [RecognizedItem] = [], allItems: [RecognizedItem] = [], file: String? = nil) {
         self.frameIndex = frameIndex
         self.time = time
         self.added = added
         self.updated = updated
         self.removed = removed
         self.allItems = allItems
+        self.file = file
     }
 }
 

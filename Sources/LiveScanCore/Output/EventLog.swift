@@ -5,14 +5,17 @@ import Foundation
 /// the README documents it field by field.
 ///
 /// Version 1:
-/// - first line: `{"event":"start","v":1,"source":S,"width":W,"height":H,"fps":F,"config":{...}}`
-/// - changes: `{"event":"add"|"update"|"remove","frame":N,"time":T,"id":UUID,"kind":"barcode"|"text",
+/// - first line: `{"event":"start","v":1,"source":S,"width":W,"height":H,"fps":F,"config":{...}}`; `source` as the
+///   user gave it, for several image arguments the folder that holds them all
+/// - changes: `{"event":"add"|"update"|"remove","frame":N,"time":T[,"file":F],"id":UUID,"kind":"barcode"|"text",
 ///   "symbology":S,"payload":P[,"payload_b64":B],"content":{"type":T,...}` (barcodes) or `"transcript":S`
 ///   (text)
 ///   `,"confidence":C,"bounds":[[x,y] x4],"seen_frame":N,"seen_time":T}`; `frame` is the 0-based decoded
 ///   frame that decided the change, `time` its media time in seconds, bounds in source pixels topLeft,
 ///   topRight, bottomRight, bottomLeft; `seen_frame`/`seen_time` the last frame that saw the item (on a
-///   remove, earlier than `frame` by the grace period). A remove repeats the item's last state.
+///   remove, earlier than `frame` by the grace period). A remove repeats the item's last state. `file` names the
+///   image file of frame N when the start line's `source` is not that file itself: a folder, or several image
+///   arguments (added within v1).
 ///   `payload_b64` is present when the payload bytes are not valid UTF-8 (then `payload` is zxing-cpp's
 ///   best reading of them). `content` says what the
 ///   payload means (`PayloadContent.logFields`): `{"type":"url"|"email"|"phone"|"sms"|"geo"|"wifi"|
@@ -112,10 +115,13 @@ public enum EventLog {
         return line.text
     }
 
-    /// One line per item change, removes first, then adds, then updates (the order of delivery).
-    public static func changeLines(_ changes: ScanChanges) -> [String] {
-        changes.removed.map { changeLine(.remove, $0, changes) } + changes.added.map { changeLine(.add, $0, changes) }
-            + changes.updated.map { changeLine(.update, $0, changes) }
+    /// One line per item change, removes first, then adds, then updates (the order of delivery). `source` is the
+    /// start line's: a frame's file is written unless it is the source itself (one image file says it once).
+    public static func changeLines(_ changes: ScanChanges, source: String? = nil) -> [String] {
+        let file = changes.file == source ? nil : changes.file
+        return changes.removed.map { changeLine(.remove, $0, changes, file: file) }
+            + changes.added.map { changeLine(.add, $0, changes, file: file) }
+            + changes.updated.map { changeLine(.update, $0, changes, file: file) }
     }
 
     /// The end line.
@@ -152,11 +158,15 @@ public enum EventLog {
         }
     }
 
-    private static func changeLine(_ event: EventName, _ item: RecognizedItem, _ changes: ScanChanges) -> String {
+    private static func changeLine(_ event: EventName, _ item: RecognizedItem, _ changes: ScanChanges,
+                                   file: String?) -> String {
         var line = JSONLine()
         line.add("event", event.rawValue)
         line.add("frame", changes.frameIndex)
         line.add("time", changes.time)
+        if let file {
+            line.add("file", file)
+        }
         line.add("id", item.id.uuidString.lowercased())
         switch item {
         case let .barcode(barcode):

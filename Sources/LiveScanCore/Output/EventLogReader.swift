@@ -12,6 +12,8 @@ public struct EventLogRecord: Sendable, Equatable {
     /// Change and end lines.
     public var frame: Int?
     public var time: Double?
+    /// Change lines of a scan of several image files: the frame's file.
+    public var file: String?
     /// Change lines.
     public var id: String?
     public var kind: String?
@@ -179,6 +181,7 @@ public struct EventLogReader {
         record.fps = double("fps")
         record.frame = int("frame")
         record.time = double("time")
+        record.file = string("file")
         record.id = string("id")
         record.kind = string("kind")
         record.symbology = string("symbology")

@@ -34,6 +34,8 @@ public struct EventLogReport: Sendable, Equatable {
         /// Whether its last line is a `remove`. An item never removed in a log without an end line was
         /// still in view when the log was cut.
         public var removed: Bool
+        /// The image file it was in (its lines' `file`), in a scan of several images; nil otherwise.
+        public var file: String?
 
         /// Media time between its first and last sighting, in seconds, to the microsecond; nil when a line lacks
         /// its time.
@@ -194,6 +196,7 @@ extension EventLogReport.Item {
     fileprivate mutating func absorb(_ record: EventLogRecord, frame: Int) {
         kind = record.kind ?? kind
         symbology = record.symbology ?? symbology
+        file = record.file ?? file
         if let value = record.value {
             self.value = value
             valueBase64 = record.payloadBase64

@@ -2,6 +2,8 @@
 public final class EventLogWriter: @unchecked Sendable {
     private let output: LineOutput
     private let escapesForTerminal: Bool
+    /// The start line's source, which change lines do not repeat as their `file`.
+    private var source: String?
 
     /// `escapesForTerminal`: the log goes to a terminal (`--events -` on one), so the C1 controls and
     /// bidirectional overrides that JSON may carry raw are written as `\uXXXX` escapes
@@ -12,11 +14,12 @@ public final class EventLogWriter: @unchecked Sendable {
     }
 
     public func start(source: SourceInfo, config: EventLog.Config) throws {
+        self.source = source.name
         try write(EventLog.startLine(source: source, config: config))
     }
 
     public func write(_ changes: ScanChanges) throws {
-        for line in EventLog.changeLines(changes) {
+        for line in EventLog.changeLines(changes, source: source) {
             try write(line)
         }
     }

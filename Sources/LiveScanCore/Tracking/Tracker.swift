@@ -68,7 +68,8 @@ public struct Tracker: Sendable {
         return changes
     }
 
-    /// Ends every track: the reported ones come back as removed (DataScanner's stopScanning).
+    /// Ends every track: the reported ones come back as removed. DataScanner calls it when the scan ends, and
+    /// after each still image: what another picture shows is never the same physical item, wherever it lies.
     public mutating func removeAll() -> TrackerChanges {
         let removed = tracks.filter(\.isReported).map(\.item)
         tracks.removeAll()
