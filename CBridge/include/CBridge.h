@@ -113,10 +113,13 @@ CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB_Image **ou
  */
 CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB_Rect search, float *out_x,
                                 float *out_y, double *out_score);
-/** Encodes to a file whose extension picks the format (cv::imwrite). */
+/**
+ * Encodes to a file whose extension picks the format (cv::imencode), replacing one there. Every write and the
+ * closing are checked: CB_OPEN_FAILED with the system's reason when one fails (a full disk).
+ */
 CB_Status CB_Image_write(const CB_Image *image, const char *path);
 
-/* ---- Capture: FFmpeg (files, URLs), cv::VideoCapture (cameras, image sequences) ------------ */
+/* ---- Capture: FFmpeg (files, URLs), cv::VideoCapture (cameras) ----------------------------- */
 
 typedef struct CB_Capture CB_Capture;
 
@@ -477,10 +480,15 @@ CB_Status CB_VideoWriter_open(const char *path, double fps, int width, int heigh
 const char *CB_VideoWriter_fourcc(const CB_VideoWriter *writer);
 /**
  * Encodes one frame. A frame of another size than the one given to CB_VideoWriter_open (a stream that changed
- * resolution) is scaled to fit it, aspect kept, centred on black.
+ * resolution) is scaled to fit it, aspect kept, centred on black. Every write to the file is checked: the first
+ * that fails (a full disk: "No space left on device", a file-size limit: "File too large") is CB_ENGINE_FAILED,
+ * and so is every call after it, CB_VideoWriter_close included.
  */
 CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image *image);
-/** Flushes the encoder and finishes the file; further writes fail. Closing twice is allowed. */
+/**
+ * Flushes the encoder, writes the container's trailer (an MP4's index) and closes the file, each checked: CB_OK
+ * only when the whole file was written. Further writes fail; closing twice returns the same status.
+ */
 CB_Status CB_VideoWriter_close(CB_VideoWriter *writer);
 /** Closes (ignoring errors) and frees the writer. NULL is allowed. */
 void CB_VideoWriter_delete(CB_VideoWriter *writer);
