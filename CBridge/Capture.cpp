@@ -1,5 +1,6 @@
 // CB_Capture_*: video files and stream URLs through LiveScan's own FFmpeg decoder (MediaDecoder), cameras (V4L2)
-// and image sequences through cv::VideoCapture (videoio, loaded when first used: OpenCVOnDemand.hpp).
+// through cv::VideoCapture (videoio, loaded when first used: OpenCVOnDemand.hpp). Image sequences are LiveScan's
+// own (VideoSource.swift), each file checked and decoded as a still.
 #include "Internal.hpp"
 #include "MediaDecoder.hpp"
 #include "OpenCVOnDemand.hpp"
@@ -14,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-/// Exactly one of the two is in use: `decoder` for files and URLs, `capture` for cameras and image sequences.
+/// Exactly one of the two is in use: `decoder` for files and URLs, `capture` for cameras.
 struct CB_Capture {
     std::unique_ptr<cbridge::MediaDecoder> decoder;
     std::unique_ptr<cv::VideoCapture> capture;
@@ -38,6 +39,8 @@ CB_Status openDecoder(const char *url, const cbridge::MediaDecoderOptions &optio
     auto capture = std::make_unique<CB_Capture>();
     try {
         capture->decoder = cbridge::MediaDecoder::open(url, options);
+    } catch (const cbridge::PictureTooLarge &error) {
+        return cbridge::fail(CB_TOO_LARGE, error.what());
     } catch (const std::runtime_error &error) {
         return cbridge::fail(CB_OPEN_FAILED, error.what());
     }
@@ -55,37 +58,35 @@ CB_Status finishOpen(std::unique_ptr<CB_Capture> capture, CB_Capture **out_captu
 
 }  // namespace
 
-extern "C" CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture) {
+extern "C" CB_Status CB_Capture_open(const char *path, int64_t max_pixels, CB_Capture **out_capture) {
     CB_TRY
-    CB_REQUIRE(path_or_url != nullptr && *path_or_url != '\0' && out_capture != nullptr, "CB_Capture_open: empty path");
+    CB_REQUIRE(path != nullptr && *path != '\0' && out_capture != nullptr, "CB_Capture_open: empty path");
+    CB_REQUIRE(max_pixels >= 0, "CB_Capture_open: negative pixel limit");
     *out_capture = nullptr;
-    if (std::strchr(path_or_url, '%') == nullptr) {
-        cbridge::MediaDecoderOptions options;
-        options.timeoutMs = defaultTimeoutMs;
-        // Files: one thread. A file scan keeps every core busy with its own threads (the read-ahead, region reads
-        // side by side), and frame threading costs a tenth more CPU a frame: the 1-minute 720p barcodes-only scan
-        // took 5.05 against 5.65 s (CPU 8.9 against 9.5 s), 1080p barcodes-only 2.59 against 2.74 s, 1080p text
-        // and barcodes 8.6 against 9.1 s, two 720p and 1080p dev scenes the same (alternated, medians of 2-3).
-        options.threadCount = 1;
-        return openDecoder(path_or_url, options, out_capture);
-    }
-    // Name the backend: CAP_ANY would fall through to GStreamer, which prints and probes for seconds.
-    auto capture = std::make_unique<CB_Capture>();
-    capture->capture = cbridge::newVideoCapture();
-    capture->capture->open(path_or_url, cv::CAP_IMAGES);
-    return finishOpen(std::move(capture), out_capture, path_or_url);
+    cbridge::MediaDecoderOptions options;
+    options.timeoutMs = defaultTimeoutMs;
+    // Files: one thread. A file scan keeps every core busy with its own threads (the read-ahead, region reads
+    // side by side), and frame threading costs a tenth more CPU a frame: the 1-minute 720p barcodes-only scan
+    // took 5.05 against 5.65 s (CPU 8.9 against 9.5 s), 1080p barcodes-only 2.59 against 2.74 s, 1080p text
+    // and barcodes 8.6 against 9.1 s, two 720p and 1080p dev scenes the same (alternated, medians of 2-3).
+    options.threadCount = 1;
+    options.maxPixels = max_pixels;
+    return openDecoder(path, options, out_capture);
     CB_CATCH
 }
 
-extern "C" CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, CB_Capture **out_capture) {
+extern "C" CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, int64_t max_pixels,
+                                            CB_Capture **out_capture) {
     CB_TRY
     CB_REQUIRE(url != nullptr && *url != '\0' && out_capture != nullptr, "CB_Capture_open_stream: empty URL");
     CB_REQUIRE(timeout_ms > 0, "CB_Capture_open_stream: timeout must be positive");
+    CB_REQUIRE(max_pixels >= 0, "CB_Capture_open_stream: negative pixel limit");
     *out_capture = nullptr;
     cbridge::MediaDecoderOptions options;
     options.live = true;
     options.timeoutMs = timeout_ms;
     options.threadCount = decoderThreads();
+    options.maxPixels = max_pixels;
     return openDecoder(url, options, out_capture);
     CB_CATCH
 }
@@ -148,7 +149,11 @@ extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, 
     *out_image = nullptr;
     if (capture->decoder != nullptr) {
         // A stream that timed out or failed ends like a file: the Swift side tells the two apart by isLive.
-        *out_image = capture->decoder->read(out_seconds);
+        try {
+            *out_image = capture->decoder->read(out_seconds);
+        } catch (const cbridge::PictureTooLarge &error) {
+            return cbridge::fail(CB_TOO_LARGE, error.what());
+        }
         return *out_image != nullptr ? CB_OK : cbridge::fail(CB_END_OF_STREAM, "end of stream");
     }
     cv::Mat frame;
@@ -158,7 +163,7 @@ extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, 
     if (out_seconds != nullptr) {
         *out_seconds = capture->capture->get(cv::CAP_PROP_POS_MSEC) / 1000.0;
     }
-    // Image sequences may decode gray or with alpha; everything downstream expects 8-bit BGR.
+    // A camera may deliver gray or with alpha; everything downstream expects 8-bit BGR.
     if (frame.channels() == 1) {
         cv::cvtColor(frame, frame, cv::COLOR_GRAY2BGR);
     } else if (frame.channels() == 4) {

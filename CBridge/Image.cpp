@@ -4,9 +4,15 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 CB_Image::CB_Image(cv::Mat bgr) : width_(bgr.cols), height_(bgr.rows), bgr_(std::move(bgr)) {}
 
@@ -218,11 +224,49 @@ extern "C" CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_
     CB_CATCH
 }
 
+namespace {
+
+/// Writes `bytes` to a new file at `path` (replacing one there), every write and the closing checked; the reason
+/// when one fails (a full disk: "No space left on device"), else nothing.
+std::optional<std::string> writeFile(const char *path, const std::vector<uchar> &bytes) {
+    const int file = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (file < 0) {
+        return std::strerror(errno);
+    }
+    size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t count = ::write(file, bytes.data() + written, bytes.size() - written);
+        if (count < 0 && errno == EINTR) {
+            continue;
+        }
+        if (count <= 0) {
+            const std::string reason = count < 0 ? std::strerror(errno) : "nothing was written";
+            ::close(file);
+            return reason;
+        }
+        written += static_cast<size_t>(count);
+    }
+    // NFS and some full disks report a failed write only when the file is closed.
+    if (::close(file) != 0) {
+        return std::strerror(errno);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
     CB_TRY
     CB_REQUIRE(image != nullptr && path != nullptr && *path != '\0', "CB_Image_write: NULL argument");
-    if (!cbridge::writeImage(path, image->bgr())) {
-        return cbridge::fail(CB_OPEN_FAILED, std::string("could not write image ") + path);
+    const char *dot = std::strrchr(path, '.');
+    const char *slash = std::strrchr(path, '/');
+    if (dot == nullptr || (slash != nullptr && dot < slash)) {
+        return cbridge::fail(CB_INVALID_ARGUMENT, std::string("no image format for '") + path + "'");
+    }
+    // Encoded in memory, then written with every write checked: cv::imwrite checks none.
+    const std::vector<uchar> bytes = cbridge::encodeImage(dot, image->bgr());
+    if (const auto failure = writeFile(path, bytes)) {
+        return cbridge::fail(CB_OPEN_FAILED, *failure);
     }
     return CB_OK;
     CB_CATCH

@@ -223,15 +223,8 @@ extern "C" CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Imag
         if (size->width <= 0 || size->height <= 0) {
             return cbridge::fail(CB_OPEN_FAILED, "not a readable image (its header says it has no pixels)");
         }
-        // In floating point: a TIFF header may say 4 billion by 4 billion, whose product overflows 64 bits.
-        const double pixels = static_cast<double>(size->width) * static_cast<double>(size->height);
-        if (max_pixels > 0 && pixels > static_cast<double>(max_pixels)) {
-            char message[160];
-            std::snprintf(message, sizeof message,
-                          "%lld x %lld pixels (%.1f megapixels), over the limit of %.1f megapixels",
-                          static_cast<long long>(size->width), static_cast<long long>(size->height), pixels / 1e6,
-                          max_pixels / 1e6);
-            return cbridge::fail(CB_TOO_LARGE, message);
+        if (const auto tooLarge = cbridge::pixelLimitExceeded(size->width, size->height, max_pixels)) {
+            return cbridge::fail(CB_TOO_LARGE, *tooLarge);
         }
     }
     // The stored pixels, not turned by their Exif orientation: positions are reported in them, as every barcode

@@ -69,6 +69,10 @@ struct ScanAxis {
 char *copyString(const std::string &text);
 /// The size in bytes of the regular file at `path`; nothing when there is none (missing, or a folder).
 std::optional<long long> regularFileSize(const std::string &path);
+/// The message for a picture of `width` x `height` over `maxPixels` (0 = no limit): "30000 x 30000 pixels (900.0
+/// megapixels), over the limit of 100.0 megapixels"; nothing when it is within the limit. One wording for image
+/// files and video frames.
+std::optional<std::string> pixelLimitExceeded(long long width, long long height, long long maxPixels);
 /// An axis-aligned rectangle's corners, from its top left clockwise.
 inline CB_Quad quadOf(const cv::Rect2f &box) {
     CB_Quad quad;

@@ -10,12 +10,15 @@ extern "C" {
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace cbridge {
 
@@ -140,10 +143,44 @@ void MediaDecoder::openInput(const std::string &url) {
         throw openFailure(status);
     }
     format_.reset(format);
-    status = avformat_find_stream_info(format, nullptr);
+    // The sizes the headers announce (a GIF's screen, an AVI's), kept: a probe refused for its size below leaves
+    // the stream 0 x 0.
+    for (unsigned index = 0; index < format->nb_streams; ++index) {
+        const AVCodecParameters *parameters = format->streams[index]->codecpar;
+        announcedSizes_.push_back({parameters->width, parameters->height});
+    }
+    // Probing decodes a frame of some streams (MJPEG, to learn its pixel format): it too is held to the limit,
+    // so a 12000 x 12000 frame is never decoded only to be refused (FFmpeg's own check, before allocating).
+    std::vector<AVDictionary *> probing(format->nb_streams, nullptr);
+    if (options_.maxPixels > 0) {
+        const long long limit = std::min<long long>(options_.maxPixels, INT_MAX);
+        for (auto &settings : probing) {
+            av_dict_set_int(&settings, "max_pixels", limit, 0);
+        }
+    }
+    status = avformat_find_stream_info(format, probing.empty() ? nullptr : probing.data());
+    for (auto &settings : probing) {
+        av_dict_free(&settings);
+    }
     if (status < 0) {
         throw openFailure(status);
     }
+}
+
+void MediaDecoder::checkPixels(int width, int height) const {
+    if (const auto tooLarge = pixelLimitExceeded(width, height, options_.maxPixels)) {
+        throw PictureTooLarge(*tooLarge);
+    }
+}
+
+int MediaDecoder::allocatePicture(AVCodecContext *context, AVFrame *frame, int flags) {
+    auto *decoder = static_cast<MediaDecoder *>(context->opaque);
+    if (pixelLimitExceeded(frame->width, frame->height, decoder->options_.maxPixels)) {
+        decoder->oversizedWidth_ = frame->width;
+        decoder->oversizedHeight_ = frame->height;
+        return AVERROR(ENOMEM);
+    }
+    return avcodec_default_get_buffer2(context, frame, flags);
 }
 
 std::runtime_error MediaDecoder::openFailure(int error) const {
@@ -172,6 +209,12 @@ const AVCodec *MediaDecoder::chooseVideoStream() {
         }
     }
     rotationDegrees_ = rotationOf(format->streams[streamIndex_]);
+    // The size the container announces, before any of it is decoded: its header's, else what probing found.
+    const AVCodecParameters *parameters = format->streams[streamIndex_]->codecpar;
+    checkPixels(parameters->width, parameters->height);
+    if (static_cast<size_t>(streamIndex_) < announcedSizes_.size()) {
+        checkPixels(announcedSizes_[streamIndex_].first, announcedSizes_[streamIndex_].second);
+    }
     return codec;
 }
 
@@ -188,6 +231,10 @@ void MediaDecoder::openCodec(const AVCodec *codec) {
     }
     context->pkt_timebase = stream->time_base;
     context->thread_count = options_.threadCount;
+    if (options_.maxPixels > 0) {
+        context->opaque = this;
+        context->get_buffer2 = &MediaDecoder::allocatePicture;
+    }
     if (options_.live) {
         // Frame threading holds back (threads - 1) decoded frames; slices of one frame decode in parallel at no
         // delay (x264 -tune zerolatency writes several per frame).
@@ -241,6 +288,10 @@ CB_Image *MediaDecoder::read(double *seconds) {
     int failedReads = 0;
     for (;;) {
         int status = avcodec_receive_frame(context, frame_.get());
+        if (oversizedWidth_ != 0) {
+            ended_ = true;
+            checkPixels(static_cast<int>(oversizedWidth_), static_cast<int>(oversizedHeight_));
+        }
         if (status == 0) {
             const AVStream *stream = format_->streams[streamIndex_];
             if (seconds != nullptr) {
@@ -279,7 +330,8 @@ CB_Image *MediaDecoder::read(double *seconds) {
         }
         failedReads = 0;
         if (packet_->stream_index == streamIndex_) {
-            // An undecodable packet is skipped (AVERROR_INVALIDDATA); the decoder carries on with the next.
+            // An undecodable packet is skipped (AVERROR_INVALIDDATA); the decoder carries on with the next. One
+            // whose picture was over the limit is refused by allocatePicture: the next turn of the loop throws.
             avcodec_send_packet(context, packet_.get());
         }
         av_packet_unref(packet_.get());

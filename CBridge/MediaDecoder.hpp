@@ -6,11 +6,14 @@
 
 #include "Internal.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct AVCodec;
 struct AVCodecContext;
@@ -30,9 +33,18 @@ struct MediaDecoderOptions {
     int timeoutMs = 0;
     /// Decoder threads; 0 lets FFmpeg choose (one more than the cores for frame threading).
     int threadCount = 0;
+    /// The most pixels a picture may have (0 = no limit): a stream whose container announces more is refused
+    /// before anything is decoded, and a frame found larger later is refused before its buffers are allocated.
+    long long maxPixels = 0;
+};
+
+/// What MediaDecoder throws for a picture over MediaDecoderOptions::maxPixels; what() says its size and the limit.
+struct PictureTooLarge : std::runtime_error {
+    using std::runtime_error::runtime_error;
 };
 
 /// One video stream of a file or URL, decoded frame by frame. Not thread-safe: one reader at a time.
+/// Throws PictureTooLarge (from open and read) for a picture over the options' maxPixels.
 class MediaDecoder {
 public:
     /// Opens `url` and the decoder of its best video stream. Throws std::runtime_error, saying why, when the
@@ -86,6 +98,12 @@ private:
     /// Opens `codec` on the chosen stream with the threading options_ ask for.
     void openCodec(const AVCodec *codec);
 
+    /// Throws PictureTooLarge when `width` x `height` is over options_.maxPixels.
+    void checkPixels(int width, int height) const;
+    /// The decoder's get_buffer2: refuses a picture over the limit before its buffers are allocated, noting its
+    /// size in oversized_ (read() then throws), and leaves every other to FFmpeg's own allocator.
+    static int allocatePicture(AVCodecContext *context, AVFrame *frame, int flags);
+
     double framesPerSecond() const;
     CB_Image *imageFrom(const AVFrame *frame);
     cv::Mat bgrFrom(const AVFrame *frame);
@@ -98,10 +116,14 @@ private:
     std::unique_ptr<AVPacket, PacketFreer> packet_;
     std::unique_ptr<AVFrame, FrameFreer> frame_;
     std::unique_ptr<SwsContext, ScalerFreer> scaler_;
+    /// Each stream's width and height as its header announced them, before probing.
+    std::vector<std::pair<int, int>> announcedSizes_;
     int streamIndex_ = -1;
     int rotationDegrees_ = 0;  // clockwise, 0/90/180/270: what the container's display matrix asks for
     bool draining_ = false;    // the demuxer has ended; the decoder is handing out the frames it still holds
     bool ended_ = false;
+    // Set by allocatePicture, on the decoder's thread, when it refused a picture: its width and height.
+    std::atomic<long long> oversizedWidth_{0}, oversizedHeight_{0};
 };
 
 }  // namespace cbridge

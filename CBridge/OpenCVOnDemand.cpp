@@ -74,14 +74,6 @@ std::unique_ptr<Class> constructed(OnDemandModule &module, const char *construct
     return std::unique_ptr<Class>(static_cast<Class *>(memory));
 }
 
-/// The type of a plain function that is `Member`, a non-static member function, with `this` first.
-template <typename Member>
-struct WithThisFirst;
-template <typename Result, typename Class, typename... Arguments>
-struct WithThisFirst<Result (Class::*)(Arguments...)> {
-    using Function = Result (*)(Class *, Arguments...);
-};
-
 }  // namespace
 
 namespace cbridge {
@@ -92,30 +84,20 @@ cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags) {
     return decode(bytes, flags);
 }
 
-bool writeImage(const std::string &path, const cv::Mat &image) {
-    using Write = decltype(&cv::imwrite);
-    static const auto write = reinterpret_cast<Write>(imgcodecs().symbol(
-        "_ZN2cv7imwriteERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_11_InputArrayERKSt6vectorIiSaIiEE"));
-    return write(path, image, {});
+std::vector<uchar> encodeImage(const std::string &extension, const cv::Mat &image) {
+    using Encode = decltype(&cv::imencode);
+    static const auto encode = reinterpret_cast<Encode>(imgcodecs().symbol(
+        "_ZN2cv8imencodeERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_11_InputArrayERSt6"
+        "vectorIhSaIhEERKSB_IiSaIiEE"));
+    std::vector<uchar> bytes;
+    if (!encode(extension, image, bytes, {})) {
+        throw std::runtime_error("OpenCV could not encode the image as " + extension);
+    }
+    return bytes;
 }
 
 std::unique_ptr<cv::VideoCapture> newVideoCapture() {
     return constructed<cv::VideoCapture>(videoio(), "_ZN2cv12VideoCaptureC1Ev");
-}
-
-std::unique_ptr<cv::VideoWriter> newVideoWriter() {
-    return constructed<cv::VideoWriter>(videoio(), "_ZN2cv11VideoWriterC1Ev");
-}
-
-bool openVideoWriter(cv::VideoWriter &writer, const std::string &path, int backend, int fourcc, double fps,
-                     cv::Size size, bool isColor) {
-    using Open =
-        WithThisFirst<decltype(static_cast<bool (cv::VideoWriter::*)(const cv::String &, int, int, double, cv::Size,
-                                                                     bool)>(&cv::VideoWriter::open))>::Function;
-    static const auto open = reinterpret_cast<Open>(
-        videoio().symbol("_ZN2cv11VideoWriter4openERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiidNS_5Size_"
-                         "IiEEb"));
-    return open(&writer, path, backend, fourcc, fps, size, isColor);
 }
 
 }  // namespace cbridge

@@ -17,17 +17,14 @@ namespace cbridge {
 /// cv::imdecode. Throws std::runtime_error (one line, naming the library) when imgcodecs cannot be loaded.
 cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags);
 
-/// cv::imwrite, the format chosen by the extension of `path`. Throws as decodeImage.
-bool writeImage(const std::string &path, const cv::Mat &image);
+/// cv::imencode: `image` in the format `extension` (".png") names. Throws as decodeImage, and std::runtime_error
+/// when OpenCV cannot encode it. (cv::imwrite writes through stdio and checks no write: a PNG cut short by a full
+/// disk returned true.)
+std::vector<uchar> encodeImage(const std::string &extension, const cv::Mat &image);
 
-/// A new cv::VideoCapture / cv::VideoWriter made by videoio, closed. Deleting it calls its own (virtual)
-/// destructor in videoio; every call on it goes through its virtual table, so nothing here links videoio.
-/// Throw as decodeImage when videoio cannot be loaded.
+/// A new cv::VideoCapture made by videoio, closed. Deleting it calls its own (virtual) destructor in videoio;
+/// every call on it goes through its virtual table, so nothing here links videoio. Throws as decodeImage when
+/// videoio cannot be loaded.
 std::unique_ptr<cv::VideoCapture> newVideoCapture();
-std::unique_ptr<cv::VideoWriter> newVideoWriter();
-
-/// `writer.open(path, backend, fourcc, fps, size, isColor)`: the one overload that names a backend is not virtual.
-bool openVideoWriter(cv::VideoWriter &writer, const std::string &path, int backend, int fourcc, double fps,
-                     cv::Size size, bool isColor);
 
 }  // namespace cbridge

@@ -1,6 +1,7 @@
 #include "Internal.hpp"
 
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
 
@@ -31,6 +32,24 @@ std::optional<long long> regularFileSize(const std::string &path) {
         return std::nullopt;
     }
     return static_cast<long long>(info.st_size);
+}
+
+std::optional<std::string> pixelLimitExceeded(long long width, long long height, long long maxPixels) {
+    // In floating point: a TIFF header may say 4 billion by 4 billion, whose product overflows 64 bits.
+    const double pixels = static_cast<double>(width) * static_cast<double>(height);
+    if (maxPixels <= 0 || pixels <= static_cast<double>(maxPixels)) {
+        return std::nullopt;
+    }
+    char message[160];
+    if (maxPixels >= 1000000) {
+        std::snprintf(message, sizeof message,
+                      "%lld x %lld pixels (%.1f megapixels), over the limit of %.1f megapixels", width, height,
+                      pixels / 1e6, maxPixels / 1e6);
+    } else {
+        std::snprintf(message, sizeof message, "%lld x %lld pixels (%.0f), over the limit of %lld pixels", width,
+                      height, pixels, maxPixels);
+    }
+    return std::string(message);
 }
 
 }  // namespace cbridge

@@ -33,7 +33,7 @@ typedef enum CB_Status {
     CB_END_OF_STREAM = 3,    /* a read found no further frame */
     CB_MODEL_MISSING = 4,    /* recognition data (traineddata) is not installed */
     CB_ENGINE_FAILED = 5,    /* OpenCV, zxing-cpp or Tesseract reported an error */
-    CB_TOO_LARGE = 6         /* an image's header announces more pixels than the caller's limit */
+    CB_TOO_LARGE = 6         /* a picture (an image's header, a video frame) is over the caller's limit */
 } CB_Status;
 
 /** The message of the last failure on this thread; borrowed, never NULL. */
@@ -113,10 +113,13 @@ CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB_Image **ou
  */
 CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB_Rect search, float *out_x,
                                 float *out_y, double *out_score);
-/** Encodes to a file whose extension picks the format (cv::imwrite). */
+/**
+ * Encodes to a file whose extension picks the format (cv::imencode), replacing one there. Every write and the
+ * closing are checked: CB_OPEN_FAILED with the system's reason when one fails (a full disk).
+ */
 CB_Status CB_Image_write(const CB_Image *image, const char *path);
 
-/* ---- Capture: FFmpeg (files, URLs), cv::VideoCapture (cameras, image sequences) ------------ */
+/* ---- Capture: FFmpeg (files, URLs), cv::VideoCapture (cameras) ----------------------------- */
 
 typedef struct CB_Capture CB_Capture;
 
@@ -128,21 +131,24 @@ typedef struct CB_CaptureInfo {
 } CB_CaptureInfo;
 
 /**
- * Opens a video file, an image sequence pattern (`img_%03d.png`, cv::VideoCapture) or a URL. Files and URLs are
- * decoded by libavformat/libavcodec directly; opening and each read give up after 30 s, as OpenCV's FFmpeg
- * backend did. 4:2:0 frames keep their planes, so their grey costs no conversion. A display-matrix rotation is
- * applied as ffmpeg and players apply it (OpenCV 4.6 turned quarter turns the other way, upside down).
- * FFmpeg logs as the process has set av_log up (CB_silence_library_logs quiets it).
+ * Opens a video file (or a URL) with libavformat/libavcodec; opening and each read give up after 30 s, as OpenCV's
+ * FFmpeg backend did. 4:2:0 frames keep their planes, so their grey costs no conversion. A display-matrix rotation
+ * is applied as ffmpeg and players apply it (OpenCV 4.6 turned quarter turns the other way, upside down).
+ * `max_pixels` (0 = no limit) bounds every picture: CB_TOO_LARGE, before anything is decoded, when the container
+ * announces a larger one (a GIF's screen, an AVI's header), and from CB_Capture_read for a frame found larger later
+ * (refused before its buffers are allocated; the capture has then ended). Image sequences (`img_%03d.png`) are
+ * not opened here: VideoSource checks and decodes their files one by one. FFmpeg logs as the process has set av_log
+ * up (CB_silence_library_logs quiets it).
  */
-CB_Status CB_Capture_open(const char *path_or_url, CB_Capture **out_capture);
+CB_Status CB_Capture_open(const char *path, int64_t max_pixels, CB_Capture **out_capture);
 /**
  * Opens a network stream (libavformat) whose open and every read give up after `timeout_ms` (an interrupt
  * callback with a deadline, as OpenCV's CAP_PROP_OPEN_TIMEOUT_MSEC / CAP_PROP_READ_TIMEOUT_MSEC): without
  * them a udp source whose sender stops blocks a read for ever. Tuned for latency: brief probing (the first
  * frame of a tcp MPEG-TS stream in ~50 ms), slice threads only and AV_CODEC_FLAG_LOW_DELAY, so no decoded
- * frame is held back.
+ * frame is held back. `max_pixels` as for CB_Capture_open.
  */
-CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, CB_Capture **out_capture);
+CB_Status CB_Capture_open_stream(const char *url, int timeout_ms, int64_t max_pixels, CB_Capture **out_capture);
 /**
  * Opens camera `index` (V4L2, /dev/video<index>), asking for `width`x`height` at `fps` (0 = the
  * camera's default). CB_OPEN_FAILED when there is no such camera or it is busy.
@@ -153,7 +159,7 @@ CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info);
 /**
  * Decodes the next frame into a new image and reports its media time in seconds.
  * CB_END_OF_STREAM when the source has no further frame; for files and streams also when a read failed or
- * timed out. Undecodable packets are skipped.
+ * timed out. Undecodable packets are skipped. CB_TOO_LARGE for a frame over the capture's pixel limit.
  */
 CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, double *out_seconds);
 
@@ -461,7 +467,7 @@ typedef struct CB_Annotation {
 CB_Status CB_Image_copy_annotated(const CB_Image *image, const CB_Annotation *annotations, size_t count,
                                   CB_Image **out_image);
 
-/* ---- Video writer: cv::VideoWriter, FFmpeg backend ---------------------------------------- */
+/* ---- Video writer: FFmpeg's libavcodec and libavformat ------------------------------------- */
 
 typedef struct CB_VideoWriter CB_VideoWriter;
 
@@ -477,10 +483,15 @@ CB_Status CB_VideoWriter_open(const char *path, double fps, int width, int heigh
 const char *CB_VideoWriter_fourcc(const CB_VideoWriter *writer);
 /**
  * Encodes one frame. A frame of another size than the one given to CB_VideoWriter_open (a stream that changed
- * resolution) is scaled to fit it, aspect kept, centred on black.
+ * resolution) is scaled to fit it, aspect kept, centred on black. Every write to the file is checked: the first
+ * that fails (a full disk: "No space left on device", a file-size limit: "File too large") is CB_ENGINE_FAILED,
+ * and so is every call after it, CB_VideoWriter_close included.
  */
 CB_Status CB_VideoWriter_write(CB_VideoWriter *writer, const CB_Image *image);
-/** Flushes the encoder and finishes the file; further writes fail. Closing twice is allowed. */
+/**
+ * Flushes the encoder, writes the container's trailer (an MP4's index) and closes the file, each checked: CB_OK
+ * only when the whole file was written. Further writes fail; closing twice returns the same status.
+ */
 CB_Status CB_VideoWriter_close(CB_VideoWriter *writer);
 /** Closes (ignoring errors) and frees the writer. NULL is allowed. */
 void CB_VideoWriter_delete(CB_VideoWriter *writer);

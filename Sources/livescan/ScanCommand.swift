@@ -140,8 +140,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let outputError {
             return .stopped(Diagnostics.fail(outputError, code: .inputError))
         }
-        let skipped = (source as? ImageSource)?.unreadableImages ?? (source as? ImageFilesSource)?.unreadableImages
-            ?? []
+        let skipped = source.unreadableImages
         skipped.forEach(Diagnostics.report)
         if let error = outcome?.error {
             Diagnostics.report(error)
@@ -212,8 +211,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let policy = options.reconnect ? LiveFrameSource.ReconnectPolicy() : nil
         switch SourceKind.of(path) {
         case .stream:
-            let timeout = options.streamTimeout
-            return (try LiveFrameSource(reconnect: policy) { try VideoSource(url: path, timeout: timeout) }, false)
+            let (timeout, maxPixels) = (options.streamTimeout, options.maxPixels)
+            let source = try LiveFrameSource(reconnect: policy) {
+                try VideoSource(url: path, timeout: timeout, maxPixels: maxPixels)
+            }
+            return (source, false)
         case .camera:
             let (camera, size, fps) = (SourceKind.cameraIndex(path) ?? 0, options.cameraSize, options.cameraFPS)
             let source = try LiveFrameSource(reconnect: policy) {
@@ -223,7 +225,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         case .image:
             return (try ImageSource(path: path, maxPixels: options.maxPixels), true)
         case .video:
-            var video: FrameSource = try VideoSource(path: path)
+            var video: FrameSource = try VideoSource(path: path, maxPixels: options.maxPixels)
             if options.every > 1 {
                 video = try EveryNthFrameSource(video, interval: options.every)
             }

@@ -139,9 +139,13 @@ struct ScanOption {
             names: ["--force"], value: nil, help: ["let --events replace a file that is not an event log"],
             readme: "let `--events` replace a file that is not an event log"),
         ScanOption(
-            names: ["--max-pixels"], value: "N", help: ["images: refuse one announcing more pixels (default 10^8)"],
-            readme: "images: refuse, before decoding, one whose header announces more than N pixels (default "
-                + "\(ImageSource.defaultMaxPixels))", appliesTo: [.image]),
+            names: ["--max-pixels"], value: "N",
+            help: ["refuse an image or video frame of more pixels, before",
+                   "decoding where its header says (default 10^8)"],
+            readme: "refuse, before decoding, an image whose header announces more than N pixels (default "
+                + "\(ImageSource.defaultMaxPixels)), and a video or stream whose container does; a frame found "
+                + "larger later stops the scan (exit 1), and a frame of an image sequence is skipped as unreadable",
+            appliesTo: [.image, .video, .stream]),
         ScanOption(
             names: ["--tracker"], value: "SETTINGS",
             help: ["tracker knobs, e.g. grace_period=1,text_confirmations=3", "(see README)"],

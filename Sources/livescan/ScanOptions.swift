@@ -40,7 +40,7 @@ struct ScanOptions {
     var streamTimeout = 5.0
     /// Live sources: reopen a source that stops, instead of ending the scan.
     var reconnect: Bool
-    /// Images: the most pixels one may announce before it is refused undecoded.
+    /// The most pixels an image, or a video frame, may have; it is refused undecoded when its header says so.
     var maxPixels = ImageSource.defaultMaxPixels
     /// Files: scan every N-th frame only.
     var every = 1

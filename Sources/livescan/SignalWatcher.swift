@@ -20,6 +20,7 @@ final class SignalWatcher: @unchecked Sendable {
         SignalWatcher.stopSignals.forEach { sigaddset(&signals, $0) }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)  // a file-size limit (ulimit -f) is then a write error (EFBIG), not a death
         for number in SignalWatcher.stopSignals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -38,8 +38,17 @@ public final class Annotator: @unchecked Sendable {
     /// `ScanError.outputFailed` when the file cannot be created.
     public init(path: String, fps: Double, width: Int, height: Int) throws {
         self.path = path
-        partialPath = Annotator.partialPath(for: path)
-        output = .video(try VideoWriter(path: partialPath, fps: fps, width: width, height: height))
+        let partialPath = Annotator.partialPath(for: path)
+        self.partialPath = partialPath
+        do {
+            output = .video(try VideoWriter(path: partialPath, fps: fps, width: width, height: height))
+        } catch {
+            unlink(partialPath)  // deinit does not run for an object that was never made
+            if case let ScanError.outputFailed(_, reason) = error {
+                throw ScanError.outputFailed(path: path, reason: reason)
+            }
+            throw error
+        }
     }
 
     private init(imagePath: String) {
@@ -60,6 +69,15 @@ public final class Annotator: @unchecked Sendable {
         let name = ".\(url.deletingPathExtension().lastPathComponent).livescan-\(getpid())-\(partialCounter.next())"
         return url.deletingLastPathComponent().appendingPathComponent(name).appendingPathExtension(url.pathExtension)
             .path
+    }
+
+    /// Runs `write`, whose failures name the hidden partial file, and names `path` instead: the file asked for.
+    private func namingOutput(_ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch ScanError.outputFailed(_, let reason) {
+            throw ScanError.outputFailed(path: path, reason: reason)
+        }
     }
 
     private func moveIntoPlace() throws {
@@ -105,7 +123,7 @@ public final class Annotator: @unchecked Sendable {
             }
             switch output {
             case .video(let writer):
-                try writer.write(annotated)
+                try namingOutput { try writer.write(annotated) }
             case .image:
                 lastImage = annotated
             }
@@ -118,15 +136,17 @@ public final class Annotator: @unchecked Sendable {
         try lock.withLock {
             guard !finished else { return }
             finished = true
+            // Renamed into place only when the whole file was written: a write that failed (a full disk) leaves
+            // the file there as it was, and the partial one is removed (deinit).
             switch output {
             case .video(let writer):
-                try writer.close()
+                try namingOutput { try writer.close() }
             case .image:
                 guard let lastImage else {
                     throw ScanError.outputFailed(path: path, reason: "no frame was annotated")
                 }
-                try lastImage.write(to: partialPath)
                 self.lastImage = nil
+                try namingOutput { try lastImage.write(to: partialPath) }
             }
             try moveIntoPlace()
         }

@@ -20,6 +20,7 @@ public final class EveryNthFrameSource: FrameSource, @unchecked Sendable {
     public var droppedFrames: Int { source.droppedFrames + skipped }
     public var isLive: Bool { source.isLive }
     public var isVideo: Bool { source.isVideo }
+    public var unreadableImages: [ScanError] { source.unreadableImages }
     public func close() { source.close() }
 
     public func nextFrame() throws -> Frame? {
@@ -48,6 +49,7 @@ public final class RealTimeFrameSource: FrameSource, @unchecked Sendable {
     public var info: SourceInfo { source.info }
     public var droppedFrames: Int { source.droppedFrames + dropped }
     public var isLive: Bool { true }
+    public var unreadableImages: [ScanError] { source.unreadableImages }
     public func close() { source.close() }
 
     public func nextFrame() throws -> Frame? {

@@ -17,6 +17,9 @@ public protocol FrameSource: AnyObject, Sendable {
     var isVideo: Bool { get }
     /// Stops a live source; a `nextFrame` waiting for it returns nil. Files need nothing.
     func close()
+    /// The images the source skipped because they could not be decoded (a folder's, an image sequence's files),
+    /// each with the reason, in the order met; read it once the scan has ended.
+    var unreadableImages: [ScanError] { get }
 }
 
 extension FrameSource {
@@ -24,6 +27,7 @@ extension FrameSource {
     public var isLive: Bool { false }
     public var isVideo: Bool { false }
     public func close() {}
+    public var unreadableImages: [ScanError] { [] }
 
     /// Neither a scene's frames nor a live source's: images, each read once with no frame budget to keep, and
     /// sharing nothing with the one before (a line where the last image had one is another line).

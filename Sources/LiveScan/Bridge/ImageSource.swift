@@ -4,7 +4,7 @@ import Foundation
 /// frame, named by its file (`Frame.file`); media time is the frame index (one second per image). Images share
 /// nothing: the scanner ends every item of an image with it (`FrameSource.holdsStillImages`).
 /// In a folder, an image that does not decode is skipped and listed in `unreadableImages`: one bad file
-/// does not stop the scan of the others.
+/// does not stop the scan of the others. (An image sequence, `shot_%04d.png`, is read through it by `VideoSource`.)
 public final class ImageSource: FrameSource, @unchecked Sendable {
     /// File extensions read as images (OpenCV's imread codecs on Debian 12).
     public static let imageExtensions = Set(["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"])
@@ -30,13 +30,13 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
 
     /// One image file, or a folder whose images are read in name order. An image that announces more than
     /// `maxPixels` pixels (0 = no limit) is refused before it is decoded, as an unreadable one is.
-    public init(path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
-        self.maxPixels = maxPixels
+    public convenience init(path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             try VideoSource.checkReadableFile(path)  // says why: a link loop, permission...
             throw ScanError.sourceUnavailable(source: path, reason: "no such file or folder")
         }
+        var paths = [path]  // decode(_:) checks it is a readable file, and the one failure is thrown below
         if isDirectory.boolValue {
             let names: [String]
             do {
@@ -50,9 +50,14 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
                 throw ScanError.sourceUnavailable(
                     source: path, reason: "the folder holds no images (\(ImageSource.extensionList))")
             }
-        } else {
-            paths = [path]  // decode(_:) checks it is a readable file, and the one failure is thrown below
         }
+        try self.init(name: path, paths: paths, maxPixels: maxPixels)
+    }
+
+    /// The images at `paths`, read in that order (a folder's, an image sequence's files), as the source `name`.
+    init(name: String, paths: [String], maxPixels: Int) throws {
+        self.maxPixels = maxPixels
+        self.paths = paths
         var width = 0, height = 0
         while nextIndex < paths.count, firstImage == nil {
             if let image = ImageSource.decode(paths[nextIndex], maxPixels: maxPixels, failures: &unreadableImages) {
@@ -63,10 +68,10 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
             nextIndex += 1
         }
         if firstImage == nil, let failure = unreadableImages.last {
-            throw paths.count == 1 ? failure
-                : ScanError.sourceUnavailable(source: path, reason: "none of its \(paths.count) images is readable")
+            throw paths.count == 1 && paths[0] == name ? failure
+                : ScanError.sourceUnavailable(source: name, reason: "none of its \(paths.count) images is readable")
         }
-        info = SourceInfo(name: path, width: width, height: height, framesPerSecond: 0, frameCount: paths.count)
+        info = SourceInfo(name: name, width: width, height: height, framesPerSecond: 0, frameCount: paths.count)
     }
 
     /// The image at `path`, or nil with the reason in `unreadableImages`. A truncated file is scanned for what

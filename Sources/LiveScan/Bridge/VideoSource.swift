@@ -2,29 +2,83 @@ import Foundation
 internal import CBridge
 
 /// Frames from a video file or a stream URL (CBridge's own FFmpeg decoder), an image-sequence pattern
-/// (`shot_%03d.png`) or a camera (V4L2; both through `cv::VideoCapture`).
+/// (`shot_%03d.png`, its files read as stills) or a camera (V4L2, through `cv::VideoCapture`).
+///
+/// Every picture of a file or stream is held to a pixel limit (`ImageSource.defaultMaxPixels` unless told): one
+/// whose container announces more is refused before anything is decoded, and a frame found larger later stops the
+/// source with `ScanError.imageTooLarge` before it is decoded.
 public final class VideoSource: FrameSource, @unchecked Sendable {
     public let info: SourceInfo
     /// Cameras and streams: no end, no frame count, frames keep coming whether read or not.
     public let isLive: Bool
     public var isVideo: Bool { true }
-    private let capture: OpaquePointer
+    /// The decoder of a file, stream or camera; nil for an image sequence.
+    private let capture: OpaquePointer?
+    /// The files of an image sequence, each checked and decoded as a still (`ImageSource`): a bad one is skipped
+    /// and listed in `unreadableImages`, a named pipe among them refused unread.
+    private let sequence: ImageSource?
     private var decodedFrames = 0
     private var previousTime = -Double.infinity
 
-    /// Opens a video file or an image-sequence pattern (a path with `%`). Streams: `init(url:timeout:)`.
-    public convenience init(path: String) throws {
-        if !path.contains("%") {
-            try VideoSource.checkReadableFile(path)
+    /// Opens a video file or an image-sequence pattern (`shot_%04d.png`: one `%d`, `%0Nd` or `%Nd`, numbered from
+    /// 0 or 1 up to the first number with no file). Streams: `init(url:timeout:maxPixels:)`. A picture of more than
+    /// `maxPixels` pixels (0 = no limit) is refused (`ScanError.imageTooLarge`): the video when its container
+    /// announces one, a frame of a sequence when its header does (skipped, as an unreadable one).
+    public convenience init(path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+        if let files = try VideoSource.sequenceFiles(path) {
+            self.init(sequence: try ImageSource(name: path, paths: files, maxPixels: maxPixels), name: path)
+            return
         }
+        try VideoSource.checkReadableFile(path)
         var capture: OpaquePointer?
-        let status = CB_Capture_open(path, &capture)
+        let status = CB_Capture_open(path, Int64(max(maxPixels, 0)), &capture)
+        if status == CB_TOO_LARGE {
+            throw ScanError.imageTooLarge(source: path, reason: bridgeLastError())
+        }
         guard status == CB_OK, let capture else {
             let reason = MP4Inspection.truncationReason(path: path)
                 ?? "not a video this build can decode (unknown format, corrupt or truncated)"
             throw ScanError.sourceUnavailable(source: path, reason: reason)
         }
         try self.init(capture: capture, name: path, isLive: false)
+    }
+
+    /// The files of the image sequence `pattern` names, as OpenCV's image-sequence reader numbers them: from 0 or
+    /// 1 up to the first number with no file. nil when `pattern` is no sequence (a file name may hold a `%`).
+    /// Throws when it is one but its first file is missing.
+    static func sequenceFiles(_ pattern: String) throws -> [String]? {
+        let parts = pattern.split(separator: "%", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        var specifier = Substring(parts[1])
+        let zeroPadded = specifier.first == "0"
+        if zeroPadded {
+            specifier = specifier.dropFirst()
+        }
+        let digits = specifier.prefix { $0.isASCII && $0.isNumber }
+        guard specifier.dropFirst(digits.count).first == "d", digits.count <= 2 else { return nil }
+        let width = Int(digits) ?? 0
+        let (prefix, suffix) = (String(parts[0]), String(specifier.dropFirst(digits.count + 1)))
+        func file(_ number: Int) -> String {
+            let digits = String(number)
+            let padding = String(repeating: zeroPadded ? "0" : " ", count: max(width - digits.count, 0))
+            return prefix + padding + digits + suffix
+        }
+        // lstat: any entry there counts, a named pipe or a dangling link too; ImageSource says what is wrong with it.
+        func exists(_ path: String) -> Bool {
+            var status = stat()
+            return lstat(path, &status) == 0
+        }
+        var number = exists(file(0)) ? 0 : 1
+        var files: [String] = []
+        while exists(file(number)) {
+            files.append(file(number))
+            number += 1
+        }
+        guard !files.isEmpty else {
+            throw ScanError.sourceUnavailable(source: pattern,
+                                              reason: "no such image sequence (neither \(file(0)) nor \(file(1)))")
+        }
+        return files
     }
 
     /// Opens camera `index` (`/dev/video<index>`, V4L2), asking for `width`x`height` at `fps`
@@ -40,10 +94,14 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
     }
 
     /// Opens a network stream (rtsp, http, tcp, udp, hls ... through FFmpeg); opening and every read give
-    /// up after `timeout` seconds.
-    public convenience init(url: String, timeout: Double = 5) throws {
+    /// up after `timeout` seconds. Pictures of more than `maxPixels` pixels are refused, as for a file.
+    public convenience init(url: String, timeout: Double = 5, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
         var capture: OpaquePointer?
-        guard CB_Capture_open_stream(url, Int32(max(timeout, 0.001) * 1000), &capture) == CB_OK, let capture else {
+        let status = CB_Capture_open_stream(url, Int32(max(timeout, 0.001) * 1000), Int64(max(maxPixels, 0)), &capture)
+        if status == CB_TOO_LARGE {
+            throw ScanError.imageTooLarge(source: url, reason: bridgeLastError())
+        }
+        guard status == CB_OK, let capture else {
             // FFmpeg's own words: "Connection refused", "Invalid data found when processing input", or the
             // deadline's "nothing arrived within N s".
             throw ScanError.sourceUnavailable(source: url, reason: "the stream did not open: " + bridgeLastError())
@@ -62,8 +120,18 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         return "the camera could not be opened: busy, or not a capture device"
     }
 
+    private init(sequence: ImageSource, name: String) {
+        capture = nil
+        self.sequence = sequence
+        isLive = false
+        // One frame a second, as OpenCV's image-sequence reader reported it: media time is the frame's number.
+        info = SourceInfo(name: name, width: sequence.info.width, height: sequence.info.height, framesPerSecond: 1,
+                          frameCount: sequence.paths.count)
+    }
+
     private init(capture: OpaquePointer, name: String, isLive: Bool) throws {
         self.capture = capture
+        sequence = nil
         var raw = CB_CaptureInfo()
         guard CB_Capture_info(capture, &raw) == CB_OK else {
             CB_Capture_delete(capture)
@@ -78,17 +146,30 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         CB_Capture_delete(capture)
     }
 
+    public var unreadableImages: [ScanError] { sequence?.unreadableImages ?? [] }
+
     public func nextFrame() throws -> Frame? {
+        guard let capture else {
+            return try sequence?.nextFrame()
+        }
         var image: OpaquePointer?
         var seconds = 0.0
         let status = CB_Capture_read(capture, &image, &seconds)
         guard status == CB_OK, let image else {
+            if status == CB_TOO_LARGE {
+                throw ScanError.imageTooLarge(source: info.name, reason: "frame \(decodedFrames): " + bridgeLastError())
+            }
             // A stream or camera has no end: running out of frames means it stopped delivering.
             if isLive {
                 throw ScanError.sourceDamaged(source: info.name, reason: "the source stopped delivering frames")
             }
             if status != CB_END_OF_STREAM {
                 throw ScanError.sourceDamaged(source: info.name, reason: bridgeLastError())
+            }
+            // A file that opened but holds no frame that decodes (a GIF cut after its header) is not an empty scan.
+            if decodedFrames == 0 {
+                throw ScanError.sourceDamaged(source: info.name,
+                                              reason: "no frame of it decodes: the file is truncated or corrupt")
             }
             // A container that announced more frames than decoded is cut short or corrupt. Container
             // frame counts can be estimates from the duration, so one frame of slack is allowed.
