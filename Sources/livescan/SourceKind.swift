@@ -16,10 +16,10 @@ enum SourceKind: String, CaseIterable {
         if cameraIndex(path) != nil {
             return .camera
         }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        var isDirectory = false
+        let exists = FileNames.exists(path, isDirectory: &isDirectory)
         // shot_%03d.png is an image sequence, which is read as a video.
-        if !path.contains("%") && exists && (isDirectory.boolValue || ImageSource.isImagePath(path)) {
+        if !path.contains("%") && exists && (isDirectory || ImageSource.isImagePath(path)) {
             return .image
         }
         return .video
@@ -30,7 +30,8 @@ enum SourceKind: String, CaseIterable {
         if path.hasPrefix("/dev/video"), let index = Int(path.dropFirst("/dev/video".count)), index >= 0 {
             return index
         }
-        if let index = Int(path), index >= 0, !FileManager.default.fileExists(atPath: path) {
+        var isDirectory = false
+        if let index = Int(path), index >= 0, !FileNames.exists(path, isDirectory: &isDirectory) {
             return index
         }
         return nil

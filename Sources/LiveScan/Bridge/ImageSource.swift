@@ -31,16 +31,13 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
     /// `maxPixels` pixels (0 = no limit) is refused before it is decoded, as an unreadable one is.
     public init(path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
         self.maxPixels = maxPixels
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        var isDirectory = false
+        guard FileNames.exists(path, isDirectory: &isDirectory) else {
             try VideoSource.checkReadableFile(path)  // says why: a link loop, permission...
             throw ScanError.sourceUnavailable(source: path, reason: "no such file or folder")
         }
-        if isDirectory.boolValue {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: path)
-            } catch {
+        if isDirectory {
+            guard let names = FileNames.namesInFolder(path) else {
                 throw ScanError.sourceUnavailable(source: path, reason: "the folder cannot be listed")
             }
             paths = names.filter { ImageSource.isImagePath($0) }.sorted()

@@ -18,7 +18,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
             try VideoSource.checkReadableFile(path)
         }
         var capture: OpaquePointer?
-        let status = CB_Capture_open(path, &capture)
+        let status = FileNameBytes.withCName(path) { CB_Capture_open($0, &capture) }
         guard status == CB_OK, let capture else {
             let reason = MP4Inspection.truncationReason(path: path)
                 ?? "not a video this build can decode (unknown format, corrupt or truncated)"
@@ -115,8 +115,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
     /// end), an empty file.
     static func checkReadableFile(_ path: String) throws {
         func unavailable(_ reason: String) -> ScanError { .sourceUnavailable(source: path, reason: reason) }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard let status = FileNames.status(path) else {
             switch errno {
             case ENOENT: throw unavailable("no such file")
             case ELOOP: throw unavailable("a loop of symbolic links, not a file")
@@ -132,7 +131,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         case S_IFSOCK: throw unavailable("is a socket, not a file")
         default: throw unavailable("not a regular file")
         }
-        guard access(path, R_OK) == 0 else {
+        guard FileNames.isAccessible(path, R_OK) else {
             throw unavailable("permission denied")
         }
         if status.st_size == 0 {
