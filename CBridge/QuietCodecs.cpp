@@ -143,8 +143,20 @@ void patchObject(const dl_phdr_info &object, const Slot *slots, size_t slotCount
 }
 
 /// Patches imgcodecs when it is loaded (by CBridge's on-demand loader, or with videoio, which links it).
+bool isImageCodecs(const dl_phdr_info &object) {
+    const char *path = object.dlpi_name != nullptr ? object.dlpi_name : "";
+    const char *slash = std::strrchr(path, '/');
+    return std::strcmp(slash != nullptr ? slash + 1 : path, cbridge::moduleLibrary("imgcodecs").c_str()) == 0;
+}
+
 void patchLoadedImageCodecs() {
-    void *imageCodecs = ::dlopen(cbridge::moduleLibrary("imgcodecs").c_str(), RTLD_NOW | RTLD_NOLOAD);
+    // Looked for among the loaded objects first: even with RTLD_NOLOAD, dlopen searches the library path for a
+    // library that is not loaded (LD_DEBUG=files then reports it as loaded).
+    const bool loaded =
+        ::dl_iterate_phdr([](dl_phdr_info *object, size_t, void *) { return isImageCodecs(*object) ? 1 : 0; },
+                          nullptr) != 0;
+    void *imageCodecs =
+        loaded ? ::dlopen(cbridge::moduleLibrary("imgcodecs").c_str(), RTLD_NOW | RTLD_NOLOAD) : nullptr;
     if (imageCodecs == nullptr) {
         return;  // not loaded yet: the on-demand loader calls again when it loads it
     }
@@ -168,9 +180,7 @@ void patchLoadedImageCodecs() {
     ::dl_iterate_phdr(
         [](dl_phdr_info *object, size_t, void *data) {
             const auto *search = static_cast<const Search *>(data);
-            const char *path = object->dlpi_name != nullptr ? object->dlpi_name : "";
-            const char *slash = std::strrchr(path, '/');
-            if (std::strcmp(slash != nullptr ? slash + 1 : path, cbridge::moduleLibrary("imgcodecs").c_str()) == 0) {
+            if (isImageCodecs(*object)) {
                 patchObject(*object, search->slots, search->count);
                 return 1;
             }
