@@ -1,4 +1,5 @@
 #include "Internal.hpp"
+#include "QuietCodecs.hpp"
 
 extern "C" {
 #include <libavutil/log.h>
@@ -16,5 +17,6 @@ extern "C" void CB_silence_library_logs(void) {
     av_log_set_level(std::atoi(std::getenv("OPENCV_FFMPEG_LOGLEVEL")));
     if (std::getenv("OPENCV_LOG_LEVEL") == nullptr) {
         cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        cbridge::silenceImageCodecs();
     }
 }

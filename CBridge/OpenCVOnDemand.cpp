@@ -1,6 +1,7 @@
 // OpenCV's imgcodecs and videoio through dlopen: see OpenCVOnDemand.hpp. Package.swift does not link them, so a
 // direct call to either module here would fail the link, not load it at start.
 #include "OpenCVOnDemand.hpp"
+#include "QuietCodecs.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -33,14 +34,14 @@ public:
 
 private:
     void open() {
-        // Debian names a module's library for its major and minor version: libopencv_imgcodecs.so.406 for 4.6.
-        const std::string library =
-            "libopencv_" + module_ + ".so." + std::to_string(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR);
+        const std::string library = cbridge::moduleLibrary(module_);
         handle_ = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (handle_ == nullptr) {
             const char *reason = ::dlerror();
             error_ = "OpenCV's " + module_ + " module could not be loaded: " + (reason != nullptr ? reason : library);
+            return;
         }
+        cbridge::imageCodecsMayHaveLoaded();  // imgcodecs, or videoio, which links it
     }
 
     const std::string module_;
@@ -77,6 +78,10 @@ std::unique_ptr<Class> constructed(OnDemandModule &module, const char *construct
 }  // namespace
 
 namespace cbridge {
+
+std::string moduleLibrary(const std::string &module) {
+    return "libopencv_" + module + ".so." + std::to_string(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR);
+}
 
 cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags) {
     using Decode = decltype(static_cast<cv::Mat (*)(cv::InputArray, int)>(&cv::imdecode));

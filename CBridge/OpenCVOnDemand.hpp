@@ -14,6 +14,10 @@
 
 namespace cbridge {
 
+/// The file name of OpenCV's `module` library, e.g. libopencv_imgcodecs.so.406 for 4.6: Debian names it for the
+/// major and minor version.
+std::string moduleLibrary(const std::string &module);
+
 /// cv::imdecode. Throws std::runtime_error (one line, naming the library) when imgcodecs cannot be loaded.
 cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags);
 

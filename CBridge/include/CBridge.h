@@ -44,7 +44,9 @@ void CB_free(void *pointer);
 
 /**
  * Silences the libraries' own loggers for the whole process: OpenCV's (cv::utils::logging, which also carries
- * libtiff's warnings) and FFmpeg's (av_log), unless the user set OPENCV_LOG_LEVEL or OPENCV_FFMPEG_LOGLEVEL.
+ * libtiff's warnings) and, with it, the lines libpng and libjpeg print for a damaged file they decode under
+ * OpenCV's imgcodecs (its decoders are given handlers that print nothing, CBridge/QuietCodecs.cpp), unless the
+ * user set OPENCV_LOG_LEVEL; and FFmpeg's (av_log), unless the user set OPENCV_FFMPEG_LOGLEVEL.
  * Their lines print file names and URLs raw, and say what a caller reports better itself. Process-wide state:
  * CBridge never calls it on its own; an executable calls it once, at start.
  */

@@ -114,6 +114,13 @@ struct ScanOptions {
         eventsPath = parsed.value("--events")
         replacesAnyFile = parsed.has("--force")
         tracker = try Self.tracker(settings: parsed.list("--tracker") ?? [])
+        // Both are written through Foundation and OpenCV, which take names as UTF-8 text: a name carrying other
+        // bytes would be created under another name, so it is refused rather than written where nobody looks.
+        for (option, path) in [("--events", eventsPath), ("--annotate", annotatePath)] {
+            if let path, FileNameBytes.carriesBytes(path) {
+                throw UsageError(message: "\(option) \(path): an output name must be valid UTF-8; give another")
+            }
+        }
         if eventsPath != nil {
             try Self.requireOneScan(scans, for: "--events records")
         }

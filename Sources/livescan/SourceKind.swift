@@ -16,11 +16,11 @@ enum SourceKind: String, CaseIterable {
         if cameraIndex(path) != nil {
             return .camera
         }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        var isDirectory = false
+        let exists = FileNames.exists(path, isDirectory: &isDirectory)
         // shot_%03d.png is an image sequence, which is read as a video. A missing `x.png` is an image too: among
         // image arguments it is one the scan of them reports, not a video that splits them into two scans.
-        if !path.contains("%") && (ImageSource.isImagePath(path) || exists && isDirectory.boolValue) {
+        if !path.contains("%") && (ImageSource.isImagePath(path) || exists && isDirectory) {
             return .image
         }
         return .video
@@ -31,7 +31,8 @@ enum SourceKind: String, CaseIterable {
         if path.hasPrefix("/dev/video"), let index = Int(path.dropFirst("/dev/video".count)), index >= 0 {
             return index
         }
-        if let index = Int(path), index >= 0, !FileManager.default.fileExists(atPath: path) {
+        var isDirectory = false
+        if let index = Int(path), index >= 0, !FileNames.exists(path, isDirectory: &isDirectory) {
             return index
         }
         return nil

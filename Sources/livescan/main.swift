@@ -122,4 +122,11 @@ reserveClosedStandardDescriptors()
 // The libraries' own warnings would print file names and stream URLs raw; the command reports each failure
 // itself, in one escaped line.
 LibraryLogging.silence()
-exit(runCommand(Array(CommandLine.arguments.dropFirst())).rawValue)
+// Not CommandLine.arguments: it replaces a byte that is not UTF-8 with U+FFFD, and a file named with one (Linux
+// names are bytes) could then not be opened. FileNameBytes carries such bytes through.
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    FileNameBytes.string(fromBytes: UnsafeBufferPointer(
+        start: UnsafeRawPointer(CommandLine.unsafeArgv[index]!).assumingMemoryBound(to: UInt8.self),
+        count: strlen(CommandLine.unsafeArgv[index]!)))
+}
+exit(runCommand(arguments).rawValue)

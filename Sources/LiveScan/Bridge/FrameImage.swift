@@ -24,7 +24,7 @@ public final class FrameImage: @unchecked Sendable {
     public convenience init(contentsOf path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
         var image: OpaquePointer?
         var truncated: Int32 = 0
-        let status = CB_Image_open(path, Int64(maxPixels), &image, &truncated)
+        let status = FileNameBytes.withCName(path) { CB_Image_open($0, Int64(maxPixels), &image, &truncated) }
         if status == CB_TOO_LARGE {
             throw ScanError.imageTooLarge(source: path, reason: bridgeLastError())
         }

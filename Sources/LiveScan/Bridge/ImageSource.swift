@@ -31,17 +31,14 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
     /// One image file, or a folder whose images are read in name order. An image that announces more than
     /// `maxPixels` pixels (0 = no limit) is refused before it is decoded, as an unreadable one is.
     public convenience init(path: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        var isDirectory = false
+        guard FileNames.exists(path, isDirectory: &isDirectory) else {
             try VideoSource.checkReadableFile(path)  // says why: a link loop, permission...
             throw ScanError.sourceUnavailable(source: path, reason: "no such file or folder")
         }
         var paths = [path]  // decode(_:) checks it is a readable file, and the one failure is thrown below
-        if isDirectory.boolValue {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: path)
-            } catch {
+        if isDirectory {
+            guard let names = FileNames.namesInFolder(path) else {
                 throw ScanError.sourceUnavailable(source: path, reason: "the folder cannot be listed")
             }
             paths = names.filter { ImageSource.isImagePath($0) }.sorted()

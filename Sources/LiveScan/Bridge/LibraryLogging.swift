@@ -1,6 +1,6 @@
 internal import CBridge
 
-/// The logs of the libraries under LiveScan (OpenCV, libtiff through OpenCV, FFmpeg).
+/// The logs of the libraries under LiveScan (OpenCV, libtiff, libpng and libjpeg through OpenCV, FFmpeg).
 public enum LibraryLogging {
     /// Silences their own warning lines for the whole process (`CB_silence_library_logs`), unless the user set
     /// `OPENCV_LOG_LEVEL` or `OPENCV_FFMPEG_LOGLEVEL`. Those lines print file names and URLs raw (a name can hold

@@ -6,7 +6,9 @@ import Foundation
 enum MP4Inspection {
     /// A reason to show the user, or nil when the file is not an MP4 or looks whole.
     static func truncationReason(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        let descriptor = FileNameBytes.withCName(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)  // closed below
         defer { try? handle.close() }
         let fileSize = (try? handle.seekToEnd()) ?? 0
         var offset: UInt64 = 0

@@ -31,7 +31,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         }
         try VideoSource.checkReadableFile(path)
         var capture: OpaquePointer?
-        let status = CB_Capture_open(path, Int64(max(maxPixels, 0)), &capture)
+        let status = FileNameBytes.withCName(path) { CB_Capture_open($0, Int64(max(maxPixels, 0)), &capture) }
         if status == CB_TOO_LARGE {
             throw ScanError.imageTooLarge(source: path, reason: bridgeLastError())
         }
@@ -196,8 +196,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
     /// end), an empty file.
     static func checkReadableFile(_ path: String) throws {
         func unavailable(_ reason: String) -> ScanError { .sourceUnavailable(source: path, reason: reason) }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard let status = FileNames.status(path) else {
             switch errno {
             case ENOENT: throw unavailable("no such file")
             case ELOOP: throw unavailable("a loop of symbolic links, not a file")
@@ -213,7 +212,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         case S_IFSOCK: throw unavailable("is a socket, not a file")
         default: throw unavailable("not a regular file")
         }
-        guard access(path, R_OK) == 0 else {
+        guard FileNames.isAccessible(path, R_OK) else {
             throw unavailable("permission denied")
         }
         if status.st_size == 0 {

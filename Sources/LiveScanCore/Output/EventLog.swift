@@ -96,7 +96,7 @@ public enum EventLog {
         var line = JSONLine()
         line.add("event", EventName.start.rawValue)
         line.add("v", version)
-        line.add("source", source.name)
+        line.add("source", FileNameBytes.displayName(source.name))
         line.add("width", source.width)
         line.add("height", source.height)
         line.add("fps", source.framesPerSecond)
