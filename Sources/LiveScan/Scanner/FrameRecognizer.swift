@@ -70,7 +70,11 @@ struct FrameRecognizer {
             // The detector's boxes come read by its turn.
             let detectedLines = detected.compactMap(\.reading)
             if var cache = results.textCache {
-                results.lines = try cache.lines(in: located, frame: frame.index) { try text.readLine(in: frame, region: $0) }
+                results.lines = try cache.lines(in: located, frame: frame.index,
+                                                // Pixels that cannot be taken or compared only leave the line to its rest.
+                                                look: { (try? LineAppearance(of: $0, in: frame)) ?? nil },
+                                                differs: { (try? $0.differs(in: frame)) ?? false },
+                                                read: { try text.readLine(in: frame, region: $0) })
                     + detectedLines
                 results.textCache = cache
             } else {

@@ -3,8 +3,11 @@
 /// read again until its re-read interval has passed or its region grew, and its last reading is carried to
 /// where the line is now. A new line is read, read again in the next frame to confirm, then rests:
 /// `rereadInterval` frames, doubling with each agreeing re-read up to 16x the interval (the vote has
-/// converged; the rare re-read still catches a display whose text changes in place). Regions that read as
-/// nothing (textures, codes) rest too, so junk is not re-read every frame.
+/// converged). A resting line whose pixels changed where it stands (`LineAppearance`: a slide, a display, a label
+/// replaced in place) is read at once, and when two fresh readings agree on other text than it had settled on, the
+/// reading is marked a new value (`Observation.isNewValue`): the tracker takes it as what the line says now, not as
+/// one more vote against its past. Regions that read as nothing (textures, codes) rest too, so junk is not re-read
+/// every frame.
 ///
 /// This is what `isHighFrameRateTrackingEnabled` means here: line localisation (about 1.5 ms at 720p)
 /// keeps every line's bounds current every frame; Tesseract (about 10 ms a line) runs only on news.
@@ -21,6 +24,12 @@ struct TextReadingCache: Sendable {
         /// frame or passing through blur, and is tried again sooner than junk.
         var wasText: Bool
         var lastSeen: Int
+        /// The pixels it was last read in.
+        var appearance: LineAppearance?
+        /// The transcript its last agreeing readings gave.
+        var settledText: String?
+        /// The settled transcript from before its pixels changed; nil while no change waits to be confirmed.
+        var textBeforeChange: String?
     }
 
     /// Frames between the first re-reads of a line that has settled (default 15: twice a second at 30 fps).
@@ -43,35 +52,72 @@ struct TextReadingCache: Sendable {
         return entry.reading == nil && entry.wasText ? min(1 << doublings, rest) : rest
     }
 
-    /// The lines in `regions`, read with `read` only where the cache cannot answer.
-    mutating func lines(in regions: [Bounds], frame: Int, read: (Bounds) throws -> Observation?) rethrows
-        -> [Observation]
+    /// The lines in `regions`, read with `read` only where the cache cannot answer. `look` keeps the pixels a
+    /// line is read in, and `differs` tells whether this frame shows other pixels there (without them, or when they
+    /// cannot be taken, a resting line rests).
+    mutating func lines(in regions: [Bounds], frame: Int, look: (Bounds) -> LineAppearance? = { _ in nil },
+                        differs: (LineAppearance) -> Bool = { _ in false },
+                        read: (Bounds) throws -> Observation?) rethrows -> [Observation]
     {
         var result: [Observation] = []
         for (region, match) in zip(regions, rememberedLines(of: regions)) {
             if let index = match {
                 var entry = entries[index]
                 let moved = (dx: region.center.x - entry.region.center.x, dy: region.center.y - entry.region.center.y)
+                // The pixels a line was read in are looked for again only while it stands there (its region up to
+                // the last frame within a pixel of where it was read): a slide, a display, a label before a still
+                // camera. A line that moves is read again by its rest, its growth and the locator's regions.
+                let stoodStill = entry.region.largestCornerMove(to: entry.readRegion) <= 1
                 entry.region = region
                 entry.lastSeen = frame
                 // A region that grew by half a line height, about a character, holds more than was read (a line
                 // entering the frame): that is news. One that shrank (leaving, half hidden, or found as two
                 // pieces) holds less, and the line still says what it said.
                 let grew = region.width >= entry.readRegion.width + 0.5 * region.height
-                if entry.agreeing >= 2 && frame - entry.lastRead < rest(of: entry) && !grew {
+                let looksChanged = stoodStill && entry.settledText != nil
+                    && entry.appearance.map(differs) == true
+                let rests = entry.agreeing >= 2 && frame - entry.lastRead < rest(of: entry) && !grew
+                if rests && !looksChanged {
                     if var reading = entry.reading {
                         reading.bounds = reading.bounds.offsetBy(dx: moved.dx, dy: moved.dy)
                         entry.reading = reading
                         result.append(reading)
                     }
                 } else {
-                    let reading = try read(region)
-                    entry.agreeing = reading?.transcript == entry.reading?.transcript ? entry.agreeing + 1 : 1
+                    let previous = entry.reading
+                    var reading = try read(region)
+                    let agrees = reading?.transcript == previous?.transcript
+                    // Read because its pixels changed, a line that reads as it did was only re-read early, as at the end
+                    // of a rest; one that reads as other text (a slide, a display, a label replaced in place) waits
+                    // for the next fresh reading to confirm it.
+                    if looksChanged && rests && !agrees {
+                        entry.textBeforeChange = entry.settledText
+                    }
+                    entry.agreeing = agrees ? entry.agreeing + 1 : 1
+                    if entry.agreeing >= 2 {
+                        if let before = entry.textBeforeChange {
+                            // Two fresh readings since its pixels changed agree: this is what the line says now.
+                            let saysOtherText = reading?.transcript != before
+                            reading?.isNewValue = saysOtherText
+                            entry.textBeforeChange = nil
+                        }
+                        entry.settledText = reading?.transcript
+                    }
                     entry.reading = reading
+                    entry.reading?.isNewValue = false  // news once; carried on, it is the line's value
                     entry.wasText = entry.wasText || reading != nil
                     entry.readRegion = region
                     entry.lastRead = frame
-                    if let reading {
+                    entry.appearance = look(region)
+                    if entry.textBeforeChange != nil && entry.agreeing < 2 {
+                        // Not confirmed yet: given now, the reading would be one vote among the old text's and move
+                        // the old text's item onto the new text's place. The line stays what it was, where it was,
+                        // for that frame (unseen, its item would be lost, and a piece or another box of it could
+                        // start a second item).
+                        if let previous {
+                            result.append(previous)
+                        }
+                    } else if let reading {
                         result.append(reading)
                     }
                 }
@@ -79,7 +125,7 @@ struct TextReadingCache: Sendable {
             } else {
                 let reading = try read(region)
                 entries.append(Entry(region: region, readRegion: region, reading: reading, lastRead: frame, agreeing: 1,
-                                     wasText: reading != nil, lastSeen: frame))
+                                     wasText: reading != nil, lastSeen: frame, appearance: look(region)))
                 if let reading {
                     result.append(reading)
                 }

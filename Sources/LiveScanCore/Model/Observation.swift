@@ -23,6 +23,10 @@ public struct Observation: Sendable, Equatable {
     /// False for a code that was located but could not be decoded (it then has no payload): such
     /// observations are hints for guidance, never items.
     public var isReadable = true
+    /// Text only: the line's pixels changed where it stands and fresh readings agree on this transcript (the
+    /// text-reading cache decides it): it replaces what the line said (a slide, a display, a label replaced in
+    /// place) instead of being one more vote among the line's earlier readings.
+    public var isNewValue = false
     /// 0...1; decoded barcodes are 1 (their checksums passed).
     public var confidence: Double
     /// Where, in source pixels.

@@ -92,6 +92,24 @@ struct Track: Sendable {
         return wasReported ? .removed(item) : nil
     }
 
+    /// It ended where it stands because its line now says another text (`isAnotherText`): removed, and given back
+    /// to be reported as such if it was reported.
+    mutating func end() -> RecognizedItem? {
+        let wasReported = isReported
+        state = .removed
+        return wasReported ? item : nil
+    }
+
+    /// Whether `observation`, paired with this line, is another text where it stands (the next slide): a new
+    /// value (`Observation.isNewValue`) that is not alike what the line said (`TrackerConfiguration.textSimilarity`,
+    /// the tracker's own rule for "alike"). A new value alike it (`Batch 2024` turned `Batch 2025`) updates the line.
+    func isAnotherText(_ observation: Observation, _ configuration: TrackerConfiguration) -> Bool {
+        guard observation.isNewValue, let transcript = observation.transcript, let current = voter.winner?.transcript,
+              !isPieceOfCurrent(transcript)
+        else { return false }
+        return transcriptSimilarity(transcript, current) < configuration.textSimilarity
+    }
+
     /// Where the item should be at `time`, moving on at its last velocity.
     func predictedBounds(at time: Double) -> Bounds {
         motion.predicted(lastObservation.bounds, after: time - lastSeenTime)
@@ -106,7 +124,8 @@ struct Track: Sendable {
     mutating func absorb(_ observation: Observation, frame: Int, time: Double) {
         motion.observe(from: lastObservation.bounds.center, to: observation.bounds.center, elapsed: time - lastSeenTime)
         if let transcript = observation.transcript {
-            vote(transcript, confidence: observation.confidence, at: observation.bounds)
+            vote(transcript, confidence: observation.confidence, at: observation.bounds,
+                 isNewValue: observation.isNewValue)
         }
         hits += 1
         lastObservation = observation
@@ -117,8 +136,11 @@ struct Track: Sendable {
     /// A reading of more of the line than was read so far (it is entering the frame) starts the vote afresh:
     /// the earlier readings were of a piece. A reading of a piece of it (leaving, half hidden) says nothing
     /// about the whole line and is not counted.
-    private mutating func vote(_ transcript: String, confidence: Double, at bounds: Bounds) {
-        if let current = voter.winner?.transcript {
+    private mutating func vote(_ transcript: String, confidence: Double, at bounds: Bounds, isNewValue: Bool) {
+        if isNewValue && !isPieceOfCurrent(transcript) {
+            // The line's text changed in place: what it said before is no vote on what it says now.
+            voter = TranscriptVoter()
+        } else if let current = voter.winner?.transcript {
             let before = lastObservation.bounds
             if SameItem.isMoreOfLine(transcript, at: bounds, than: current, at: before) {
                 voter = TranscriptVoter()
@@ -127,6 +149,13 @@ struct Track: Sendable {
             }
         }
         voter.vote(transcript, confidence: confidence)
+    }
+
+    /// A reading shorter than the settled one and a stretch of it: a piece of the line (leaving, cut), which says
+    /// nothing new about the whole.
+    private func isPieceOfCurrent(_ transcript: String) -> Bool {
+        guard let current = voter.winner?.transcript, transcript.count < current.count else { return false }
+        return partSimilarity(transcript, in: current) >= SameItem.sameReading
     }
 
     /// The item as the scanner shows it now.

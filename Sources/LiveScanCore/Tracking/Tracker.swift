@@ -42,7 +42,18 @@ public struct Tracker: Sendable {
         let pairs = SameItem(configuration: configuration).pairs(tracks.map { $0.sighting(at: time) }, observations)
         var seen = Set<Int>()
         for (trackIndex, observationIndex) in pairs {
-            tracks[trackIndex].absorb(observations[observationIndex], frame: frame, time: time)
+            let observation = observations[observationIndex]
+            if tracks[trackIndex].isAnotherText(observation, configuration) {
+                // Its line says another text where it stands now (the next slide): the item it was ends, and the
+                // new text is an item of its own, confirmed as any new line is.
+                if let ended = tracks[trackIndex].end() {
+                    changes.removed.append(ended)
+                }
+                tracks.append(Track(id: UUID(), observation: observation, frame: frame, time: time))
+                seen.insert(tracks.count - 1)
+                continue
+            }
+            tracks[trackIndex].absorb(observation, frame: frame, time: time)
             seen.insert(trackIndex)
         }
         let paired = Set(pairs.map(\.seen))
