@@ -14,12 +14,9 @@ import LiveScanScenes
         folder = scratch.url
     }
 
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
     /// A rendered QR still written as `name`, cut to `fraction` of its bytes, with `ending` appended.
     private func cutStill(_ name: String, fraction: Double = 0.5, ending: [UInt8] = []) throws -> String {
-        let image = path(name)
-        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: "cut").scene).writeImage(to: image)
+        let image = try scratch.qrStill(name, payload: "cut")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: image))
         try (bytes.prefix(Int(Double(bytes.count) * fraction)) + ending).write(to: URL(fileURLWithPath: image))
         return image
@@ -47,11 +44,11 @@ import LiveScanScenes
 
     /// An image sequence is read by OpenCV's imread, which gives libpng the file itself ("libpng error: Read Error").
     @Test func aTruncatedFrameOfAnImageSequenceGivesOneLine() throws {
-        let whole = path("shot_001.png")
+        let whole = scratch.path("shot_001.png")
         try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: "whole").scene).writeImage(to: whole)
-        try FileManager.default.copyItem(atPath: try cutStill("cut.png"), toPath: path("shot_002.png"))
-        try FileManager.default.copyItem(atPath: whole, toPath: path("shot_003.png"))
-        let result = try Livescan.run(["scan", path("shot_%03d.png")])
+        try FileManager.default.copyItem(atPath: try cutStill("cut.png"), toPath: scratch.path("shot_002.png"))
+        try FileManager.default.copyItem(atPath: whole, toPath: scratch.path("shot_003.png"))
+        let result = try Livescan.run(["scan", scratch.path("shot_%03d.png")])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.allSatisfy { $0.hasPrefix("Error: ") })

@@ -15,29 +15,21 @@ import LiveScanScenes
         folder = scratch.url
     }
 
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
     private func video(_ name: String, frames: Int = 30) throws -> String {
-        let video = path(name)
+        let video = scratch.path(name)
         try SceneRenderer(scene: shortScene(frames: frames)).writeVideo(to: video)
         return video
-    }
-
-    private func still(_ name: String, payload: String = "still image") throws -> String {
-        let image = path(name)
-        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: payload).scene).writeImage(to: image)
-        return image
     }
 
     // MARK: - Data loss
 
     @Test func eventsNeverOverwritesAFileThatIsNotAnEventLog() throws {
         let source = try video("v.mp4")
-        let mistaken = path("t.mp4")
+        let mistaken = scratch.path("t.mp4")
         try FileManager.default.copyItem(atPath: source, toPath: mistaken)
         let original = try Data(contentsOf: URL(fileURLWithPath: mistaken))
         // The source forgotten: `--events t.mp4` with an image to scan.
-        let image = try still("s.png")
+        let image = try scratch.qrStill("s.png")
         let refused = try Livescan.run(["scan", "--events", mistaken, image])
         #expect(refused.status == 1)
         #expect(refused.errorLines == ["Error: cannot write \(mistaken): it exists and is not an event log; "
@@ -59,20 +51,20 @@ import LiveScanScenes
         #expect(result.errorLines.first == "Error: --events \(source) is the SOURCE being scanned; give another "
                 + "output file")
         // Through a link too.
-        let link = path("link.mp4")
+        let link = scratch.path("link.mp4")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: source)
         #expect(try Livescan.run(["scan", "--events", link, source]).status == 2)
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == original)
     }
 
     @Test func aSourceThatFailsToOpenLeavesThePreviousLogAsItWas() throws {
-        let log = path("previous.jsonl")
-        #expect(try Livescan.run(["scan", "--events", log, try still("ok.png")]).status == 0)
+        let log = scratch.path("previous.jsonl")
+        #expect(try Livescan.run(["scan", "--events", log, try scratch.qrStill("ok.png")]).status == 0)
         let previous = try Data(contentsOf: URL(fileURLWithPath: log))
-        #expect(try Livescan.run(["scan", "--events", log, path("missing.mp4")]).status == 1)
+        #expect(try Livescan.run(["scan", "--events", log, scratch.path("missing.mp4")]).status == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == previous)
         // A log of an earlier scan is an event log: a new scan replaces it without --force.
-        #expect(try Livescan.run(["scan", "--events", log, try still("other.png", payload: "other")]).status == 0)
+        #expect(try Livescan.run(["scan", "--events", log, try scratch.qrStill("other.png", payload: "other")]).status == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("\"payload\":\"other\""))
     }
 
@@ -80,21 +72,21 @@ import LiveScanScenes
     /// (or a model not fetched) stops it there. The log was emptied when it was opened, and a 92-line log of an
     /// earlier scan was lost; now it is emptied at the first line, and a log made for the scan is removed.
     @Test func aScanThatFailsToStartLeavesThePreviousLogAsItWas() throws {
-        let log = path("earlier.jsonl")
-        let image = try still("start.png")
+        let log = scratch.path("earlier.jsonl")
+        let image = try scratch.qrStill("start.png")
         #expect(try Livescan.run(["scan", "--events", log, image]).status == 0)
         let previous = try Data(contentsOf: URL(fileURLWithPath: log))
         let failed = try Livescan.run(["scan", "--types", "text", "--languages", "zzz", "--events", log, image])
         #expect(failed.status == 2)
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == previous)
-        let fresh = path("fresh.jsonl")
+        let fresh = scratch.path("fresh.jsonl")
         #expect(try Livescan.run(["scan", "--types", "text", "--languages", "zzz", "--events", fresh, image]).status == 2)
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
     @Test func aClosedStandardOutputIsAnErrorNotTheLog() throws {
-        let image = try still("closed.png")
-        let log = path("closed.jsonl")
+        let image = try scratch.qrStill("closed.png")
+        let log = scratch.path("closed.jsonl")
         let executable = try #require(Livescan.executable).path
         // `exec ... >&-`: the command starts with descriptor 1 closed.
         let result = try Shell.run("exec \"$0\" scan --events \"$1\" \"$2\" >&-", arguments: [executable, log, image])
@@ -110,7 +102,7 @@ import LiveScanScenes
 
     @Test func aSecondScanOntoTheSameLogFailsAndLeavesItWhole() throws {
         let long = try video("long.mp4", frames: 600)
-        let log = URL(fileURLWithPath: path("shared.jsonl"))
+        let log = URL(fileURLWithPath: scratch.path("shared.jsonl"))
         var second: CommandResult?
         let first = try Livescan.run(["scan", "--types", "qr", "--events", log.path, long]) { _ in
             waitForLines(containing: "\"start\"", in: log)
@@ -133,7 +125,7 @@ import LiveScanScenes
         #expect(result.errorLines.first == "Error: --annotate \(source) is the SOURCE being scanned; give another "
                 + "output file")
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == original)
-        let log = path("both.jsonl")
+        let log = scratch.path("both.jsonl")
         #expect(try Livescan.run(["scan", "--annotate", log + ".mp4", "--events", log + ".mp4", source]).status == 2)
     }
 
@@ -141,10 +133,10 @@ import LiveScanScenes
     /// file the user named is the one that was there before.
     @Test func annotateReplacesItsOutputOnlyWhenFinished() throws {
         let source = try video("long-annotate.mp4", frames: 300)
-        let output = path("annotated.mp4")
+        let output = scratch.path("annotated.mp4")
         let before = Data("the previous file".utf8)
         try before.write(to: URL(fileURLWithPath: output))
-        let log = URL(fileURLWithPath: path("annotate.jsonl"))
+        let log = URL(fileURLWithPath: scratch.path("annotate.jsonl"))
         var duringScan: Data?
         var partialFiles: [String] = []
         let arguments = ["scan", "--types", "qr", "--annotate", output, "--events", log.path, source]
@@ -176,7 +168,7 @@ import LiveScanScenes
     /// 30 s timeout is up, and no log is begun.
     @Test func aSignalStopsAStreamThatIsStillOpening() throws {
         let server = try SilentServer()
-        let log = path("silent.jsonl")
+        let log = scratch.path("silent.jsonl")
         try Data("{\"event\":\"start\"}\n".utf8).write(to: URL(fileURLWithPath: log))
         var signalled = Date()
         let arguments = ["scan", "--timeout", "30", "--events", log, server.url]
@@ -194,7 +186,7 @@ import LiveScanScenes
 
     @Test func anImageAnnouncingTooManyPixelsIsRefusedBeforeDecoding() throws {
         // 150 KB of PNG that says 30000 x 30000: decoded it would take 3.6 GB.
-        let huge = path("huge.png")
+        let huge = scratch.path("huge.png")
         try PNGFile.write(width: 30000, height: 30000, rows: 64, to: huge)
         let started = Date()
         let result = try Livescan.run(["scan", huge])
@@ -203,7 +195,7 @@ import LiveScanScenes
                                       + "100.0 megapixels (--max-pixels raises the limit)"])
         #expect(Date().timeIntervalSince(started) < 5)
         // The limit is the user's: a 1280 x 720 image is over a limit of 100 pixels.
-        let small = try still("small.png")
+        let small = try scratch.qrStill("small.png")
         #expect(try Livescan.run(["scan", "--max-pixels", "100", small]).status == 1)
         #expect(try Livescan.run(["scan", "--max-pixels", "1000000", small]).status == 0)
         #expect(try Livescan.run(["scan", "--max-pixels", "0", small]).status == 2)
@@ -226,8 +218,8 @@ import LiveScanScenes
         #expect((peak ?? .max) < 200_000, "peak \(peak ?? -1) kB after 3 s of /dev/zero")
 
         // A log with a 3 MB line of garbage in the middle: the line is counted bad, the rest reported.
-        let log = path("garbage.jsonl")
-        #expect(try Livescan.run(["scan", "--events", log, try still("g.png", payload: "kept")]).status == 0)
+        let log = scratch.path("garbage.jsonl")
+        #expect(try Livescan.run(["scan", "--events", log, try scratch.qrStill("g.png", payload: "kept")]).status == 0)
         var lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         lines.insert(String(repeating: "x", count: 3 << 20), at: 1)
         try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
@@ -241,13 +233,13 @@ import LiveScanScenes
 
     @Test func fileNamesNeverReachTheTerminalRaw() throws {
         let hostile = "\u{1B}]52;c;aGk=\u{07}"
-        let image = path("bad\(hostile).png")
+        let image = scratch.path("bad\(hostile).png")
         try Data(repeating: 0x42, count: 500).write(to: URL(fileURLWithPath: image))
         let imageResult = try Livescan.run(["scan", image])
         #expect(imageResult.status == 1)
         #expect(!imageResult.standardError.contains("\u{1B}"))
         #expect(imageResult.errorLines.count == 1)
-        let video = path("bad\(hostile).mp4")
+        let video = scratch.path("bad\(hostile).mp4")
         try Data(String(repeating: "not a video\n", count: 100).utf8).write(to: URL(fileURLWithPath: video))
         let videoResult = try Livescan.run(["scan", video])
         #expect(videoResult.status == 1)
@@ -257,9 +249,9 @@ import LiveScanScenes
 
     @Test func csvOnATerminalIsEscapedAndExactInAPipe() throws {
         let payload = "ab\u{1B}[2J\u{07}cd"
-        let image = path("csv.png")
+        let image = scratch.path("csv.png")
         try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: payload).scene).writeImage(to: image)
-        let log = path("csv.jsonl")
+        let log = scratch.path("csv.jsonl")
         #expect(try Livescan.run(["scan", "--events", log, image]).status == 0)
         let piped = try Livescan.run(["report", "--csv", log])
         #expect(piped.standardOutput.contains(payload))
@@ -271,9 +263,9 @@ import LiveScanScenes
 
     @Test func nulBytesAreKeptAndShownEscaped() throws {
         let payload = "https://good.example/\u{0}@evil.example/steal"
-        let image = path("nul.png")
+        let image = scratch.path("nul.png")
         try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: payload).scene).writeImage(to: image)
-        let log = path("nul.jsonl")
+        let log = scratch.path("nul.jsonl")
         let result = try Livescan.run(["scan", "--events", log, image])
         #expect(result.status == 0)
         #expect(result.outputLines == ["qr:https://good.example/\\x00@evil.example/steal"])
@@ -286,25 +278,25 @@ import LiveScanScenes
 
     @Test func endReasonSaysStoppedForStopsWithoutASignal() throws {
         let long = try video("once.mp4", frames: 90)
-        let log = path("once.jsonl")
+        let log = scratch.path("once.jsonl")
         #expect(try Livescan.run(["scan", "--once", "--types", "qr", "--events", log, long]).status == 0)
         #expect(try eventLog(at: URL(fileURLWithPath: log)).last?["reason"] as? String == "stopped")
     }
 
     @Test func eachFailureSaysWhatItIs() throws {
         // A JPEG cut in half: what decoded is scanned, then the cut is reported, exit 1.
-        let whole = path("whole.jpg")
-        try FrameImage(contentsOf: try still("jpeg-source.png")).write(to: whole)
+        let whole = scratch.path("whole.jpg")
+        try FrameImage(contentsOf: try scratch.qrStill("jpeg-source.png")).write(to: whole)
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
-        let cut = path("cut.jpg")
+        let cut = scratch.path("cut.jpg")
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
         let truncated = try Livescan.run(["scan", cut])
         #expect(truncated.status == 1)
         #expect(truncated.errorLines == ["Error: \(cut): the file is truncated (cut short); what decoded was scanned"])
         // Very thin images are valid and empty.
         for (name, width, height) in [("tall.png", 1, 100_000), ("wide.png", 5000, 1)] {
-            try PNGFile.write(width: width, height: height, rows: height, to: path(name))
-            let result = try Livescan.run(["scan", path(name)])
+            try PNGFile.write(width: width, height: height, rows: height, to: scratch.path(name))
+            let result = try Livescan.run(["scan", scratch.path(name)])
             #expect(result.status == 4, "\(name): \(result.standardError)")
             #expect(result.standardError.isEmpty, "\(name)")
         }
@@ -316,11 +308,11 @@ import LiveScanScenes
         #expect(silent.errorLines == ["Error: \(server.url): the stream did not open: nothing arrived within 0.5 s "
                                       + "(no server answered, or it sent no video)"])
         // Links, pipes and devices.
-        let loop = path("loop.mp4")
-        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: path("loop2.mp4"))
-        try FileManager.default.createSymbolicLink(atPath: path("loop2.mp4"), withDestinationPath: loop)
+        let loop = scratch.path("loop.mp4")
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: scratch.path("loop2.mp4"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("loop2.mp4"), withDestinationPath: loop)
         #expect(try Livescan.run(["scan", loop]).errorLines == ["Error: \(loop): a loop of symbolic links, not a file"])
-        let fifo = path("fifo.mp4")
+        let fifo = scratch.path("fifo.mp4")
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(try Livescan.run(["scan", fifo], timeout: 10).errorLines
                 == ["Error: \(fifo): is a named pipe (FIFO), not a file; give a file, or a stream URL"])
@@ -333,18 +325,18 @@ import LiveScanScenes
     @Test func aResolutionChangeIsAnnotatedAndLogged() throws {
         let ffmpeg = try #require(LocalStream.ffmpeg)
         let source = try video("720.mp4", frames: 30)
-        let large = path("a.ts"), small = path("b.ts")
+        let large = scratch.path("a.ts"), small = scratch.path("b.ts")
         for (output, filter) in [(large, "null"), (small, "scale=640:360")] {
             let result = try Shell.run("\"$0\" -nostdin -loglevel error -y -i \"$1\" -vf \"$2\" -f mpegts \"$3\"",
                                        arguments: [ffmpeg, source, filter, output])
             #expect(result.status == 0, "\(result.standardError)")
         }
-        let joined = path("joined.ts")
+        let joined = scratch.path("joined.ts")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: large))
         bytes.append(try Data(contentsOf: URL(fileURLWithPath: small)))
         try bytes.write(to: URL(fileURLWithPath: joined))
-        let log = URL(fileURLWithPath: path("joined.jsonl"))
-        let annotated = path("joined-annotated.mp4")
+        let log = URL(fileURLWithPath: scratch.path("joined.jsonl"))
+        let annotated = scratch.path("joined-annotated.mp4")
         let result = try Livescan.run(["scan", "--types", "qr", "--annotate", annotated, "--events", log.path, joined])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = try eventLog(at: log)

@@ -1,4 +1,5 @@
 import Foundation
+import LiveScanScenes
 
 /// What a run of the built `livescan` binary did.
 struct CommandResult {
@@ -119,6 +120,17 @@ final class ScratchFolder: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The path of `name` in this folder.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// A still of one QR code holding `payload`, written as `name` in this folder (the extension picks the
+    /// format); its path.
+    func qrStill(_ name: String, payload: String = "still image") throws -> String {
+        let image = path(name)
+        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: payload).scene).writeImage(to: image)
+        return image
     }
 }
 

@@ -15,14 +15,6 @@ import LiveScanScenes
         folder = scratch.url
     }
 
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    private func still(_ name: String, payload: String = "still image") throws -> String {
-        let image = path(name)
-        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: payload).scene).writeImage(to: image)
-        return image
-    }
-
     private func contents(_ file: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: file)) }
 
     // MARK: - Outputs are never inputs
@@ -30,22 +22,22 @@ import LiveScanScenes
     /// An image of a folder or a frame of an image sequence is an input as much as a SOURCE named on its own:
     /// `--annotate` and `--events` onto it are refused, `--force` or not, and the file is left as it was.
     @Test func anOutputThatIsAFileOfAFolderOrSequenceIsRefused() throws {
-        try FileManager.default.createDirectory(atPath: path("imgs"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: path("seq"), withIntermediateDirectories: true)
-        let image = try still("imgs/q0.png", payload: "first")
-        _ = try still("imgs/q1.png", payload: "second")
-        let frame = try still("seq/s_0001.png", payload: "frame one")
-        _ = try still("seq/s_0002.png", payload: "frame two")
+        try FileManager.default.createDirectory(atPath: scratch.path("imgs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.path("seq"), withIntermediateDirectories: true)
+        let image = try scratch.qrStill("imgs/q0.png", payload: "first")
+        _ = try scratch.qrStill("imgs/q1.png", payload: "second")
+        let frame = try scratch.qrStill("seq/s_0001.png", payload: "frame one")
+        _ = try scratch.qrStill("seq/s_0002.png", payload: "frame two")
         let originals = try [image, frame].map(contents)
-        let folderSource = path("imgs")
-        let sequence = path("seq/s_%04d.png")
+        let folderSource = scratch.path("imgs")
+        let sequence = scratch.path("seq/s_%04d.png")
         let refusals: [[String]] = [
             ["scan", folderSource, "--annotate", image],
             ["scan", folderSource + "/", "--events", image, "--force"],
             ["scan", sequence, "--annotate", frame],
             ["scan", sequence, "--events", frame, "--force"],
             // Through another spelling of the same file.
-            ["scan", folderSource, "--annotate", path("imgs/./q0.png")],
+            ["scan", folderSource, "--annotate", scratch.path("imgs/./q0.png")],
         ]
         for arguments in refusals {
             let result = try Livescan.run(arguments)
@@ -57,8 +49,8 @@ import LiveScanScenes
         }
         #expect(try [image, frame].map(contents) == originals)
         // Outputs beside the inputs, not among them, are written.
-        #expect(try Livescan.run(["scan", folderSource, "--events", path("imgs.jsonl")]).status == 0)
-        #expect(try Livescan.run(["scan", sequence, "--annotate", path("seq.mp4")]).status == 0)
+        #expect(try Livescan.run(["scan", folderSource, "--events", scratch.path("imgs.jsonl")]).status == 0)
+        #expect(try Livescan.run(["scan", sequence, "--annotate", scratch.path("seq.mp4")]).status == 0)
     }
 
     // MARK: - Failed writes
@@ -66,8 +58,8 @@ import LiveScanScenes
     /// `report` checks every write, as `scan` does: a full disk and a closed standard output are one error line
     /// and exit 1; a reader that went away (SIGPIPE ignored) ends it quietly.
     @Test func reportSaysWhenItsOutputFails() throws {
-        let log = path("r.jsonl")
-        #expect(try Livescan.run(["scan", "--events", log, try still("r.png")]).status == 0)
+        let log = scratch.path("r.jsonl")
+        #expect(try Livescan.run(["scan", "--events", log, try scratch.qrStill("r.png")]).status == 0)
         let executable = try #require(Livescan.executable).path
         for format in ["", "--csv", "--json"] {
             let arguments = [executable, log] + (format.isEmpty ? [] : [format])
@@ -90,9 +82,9 @@ import LiveScanScenes
     /// SIGHUP (a closed terminal, a dropped SSH session) ends the scan as SIGTERM does: the log gets its removes
     /// and its `end` line, and the status says which signal it was.
     @Test func aClosedTerminalEndsTheLog() throws {
-        let video = path("hup.mp4")
+        let video = scratch.path("hup.mp4")
         try SceneRenderer(scene: shortScene(frames: 150)).writeVideo(to: video)
-        let log = path("hup.jsonl")
+        let log = scratch.path("hup.jsonl")
         let result = try Livescan.run(["scan", "--realtime", "--types", "qr", "--events", log, video]) { process in
             waitForLines(containing: "\"event\":\"add\"", in: URL(fileURLWithPath: log))
             kill(process.processIdentifier, SIGHUP)
@@ -113,8 +105,8 @@ import LiveScanScenes
     /// into a file or pipe the bytes stay exact.
     @Test func jsonOnATerminalCarriesNoRawControls() throws {
         let payload = "pay\u{9B}31m\u{202E}load"
-        let image = try still("c1.png", payload: payload)
-        let log = path("c1.jsonl")
+        let image = try scratch.qrStill("c1.png", payload: payload)
+        let log = scratch.path("c1.jsonl")
         #expect(try Livescan.run(["scan", "--events", log, image]).status == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains(payload))
         let executable = try #require(Livescan.executable).path

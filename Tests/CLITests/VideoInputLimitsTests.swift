@@ -16,14 +16,6 @@ import LiveScanScenes
         folder = scratch.url
     }
 
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    private func still(_ name: String, payload: String) throws -> String {
-        let image = path(name)
-        try SceneRenderer(scene: SceneRenderer.still(symbology: .qr, payload: payload).scene).writeImage(to: image)
-        return image
-    }
-
     /// `livescan ARGUMENTS...` with writes limited to `blocks` of 512 bytes a file (`ulimit -f`), as a full disk
     /// would stop them: past the limit a write fails with EFBIG.
     private func runWithFileSizeLimit(blocks: Int, _ arguments: [String]) throws -> CommandResult {
@@ -46,9 +38,9 @@ import LiveScanScenes
     // MARK: - A full disk under --annotate
 
     @Test func anAnnotatedVideoThatCannotBeWrittenWholeKeepsTheEarlierOne() throws {
-        let source = path("in.mp4")
+        let source = scratch.path("in.mp4")
         try SceneRenderer(scene: shortScene(frames: 30)).writeVideo(to: source)
-        let output = path("out.mp4")
+        let output = scratch.path("out.mp4")
         let earlier = Data("an earlier annotated video".utf8)
         try earlier.write(to: URL(fileURLWithPath: output))
         // 32 KB a file: the 30 annotated 720p frames take several times that.
@@ -66,8 +58,8 @@ import LiveScanScenes
     }
 
     @Test func anAnnotatedImageThatCannotBeWrittenWholeKeepsTheEarlierOne() throws {
-        let source = try still("in.png", payload: "annotated still")
-        let output = path("out.png")
+        let source = try scratch.qrStill("in.png", payload: "annotated still")
+        let output = scratch.path("out.png")
         let earlier = Data("an earlier annotated image".utf8)
         try earlier.write(to: URL(fileURLWithPath: output))
         let result = try runWithFileSizeLimit(blocks: 8, ["scan", "--types", "qr", "--annotate", output, source])
@@ -80,7 +72,7 @@ import LiveScanScenes
     // MARK: - The pixel limit for every decoded picture
 
     @Test func animationsAndVideosOverThePixelLimitAreRefusedBeforeDecoding() throws {
-        let gif = path("small.gif"), avi = path("small.avi")
+        let gif = scratch.path("small.gif"), avi = scratch.path("small.avi")
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "10", gif])
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "10", "-c:v", "mjpeg", avi])
         for source in [gif, avi] {
@@ -92,7 +84,7 @@ import LiveScanScenes
             #expect(try Livescan.run(["scan", "--types", "qr", "--max-pixels", "76800", source]).status == 4)
         }
         // The default limit holds for videos too: 144 megapixels a frame, 1.7 MB of Motion JPEG.
-        let huge = path("huge.avi")
+        let huge = scratch.path("huge.avi")
         try ffmpeg(["-f", "lavfi", "-i", "color=white:size=12000x12000:rate=10", "-frames:v", "1", "-c:v", "mjpeg",
                     "-pix_fmt", "yuvj420p", huge])
         let started = Date()
@@ -105,12 +97,12 @@ import LiveScanScenes
 
     @Test func aFrameFoundLargerMidStreamIsRefused() throws {
         // 160 x 120 frames, then 640 x 480 ones: the container announced only the first size.
-        let first = path("a.ts"), second = path("b.ts")
+        let first = scratch.path("a.ts"), second = scratch.path("b.ts")
         for (output, size) in [(first, "160x120"), (second, "640x480")] {
             try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=\(size):rate=10", "-frames:v", "10", "-c:v", "libx264",
                         "-pix_fmt", "yuv420p", "-f", "mpegts", output])
         }
-        let joined = path("joined.ts")
+        let joined = scratch.path("joined.ts")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: first))
         bytes.append(try Data(contentsOf: URL(fileURLWithPath: second)))
         try bytes.write(to: URL(fileURLWithPath: joined))
@@ -124,10 +116,10 @@ import LiveScanScenes
     }
 
     @Test func aCorruptTinyGIFIsAnInputError() throws {
-        let gif = path("whole.gif")
+        let gif = scratch.path("whole.gif")
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "2", gif])
         // Its header and colour table announce a picture; no frame follows.
-        let cut = path("cut.gif")
+        let cut = scratch.path("cut.gif")
         try Data(try Data(contentsOf: URL(fileURLWithPath: gif)).prefix(35)).write(to: URL(fileURLWithPath: cut))
         let result = try Livescan.run(["scan", cut])
         #expect(result.status == 1)
@@ -139,14 +131,14 @@ import LiveScanScenes
     /// s_0001.png ... s_0005.png, each a QR code of its own ("frame N").
     private func sequence() throws -> String {
         for number in 1...5 {
-            _ = try still(String(format: "s_%04d.png", number), payload: "frame \(number)")
+            _ = try scratch.qrStill(String(format: "s_%04d.png", number), payload: "frame \(number)")
         }
-        return path("s_%04d.png")
+        return scratch.path("s_%04d.png")
     }
 
     @Test func aBadFrameOfAnImageSequenceIsNamedAndTheOthersScanned() throws {
         let pattern = try sequence()
-        let bad = path("s_0003.png")
+        let bad = scratch.path("s_0003.png")
         for (damage, reason) in [("garbage", "not a readable image (corrupt or not an image)"),
                                  ("/dev/zero", "is a device, not a file")] {
             try? FileManager.default.removeItem(atPath: bad)
@@ -155,7 +147,7 @@ import LiveScanScenes
             } else {
                 try Data(damage.utf8).write(to: URL(fileURLWithPath: bad))
             }
-            let log = URL(fileURLWithPath: path("sequence.jsonl"))
+            let log = URL(fileURLWithPath: scratch.path("sequence.jsonl"))
             let result = try Livescan.run(["scan", "--types", "qr", "--events", log.path, pattern], timeout: 60)
             #expect(result.status == 1, "\(damage)")
             #expect(result.errorLines == ["Error: \(bad): \(reason)"])
@@ -165,11 +157,11 @@ import LiveScanScenes
 
     @Test func aNamedPipeInAnImageSequenceIsRefusedWithoutWaiting() throws {
         let pattern = try sequence()
-        let pipe = path("s_0002.png")
+        let pipe = scratch.path("s_0002.png")
         try FileManager.default.removeItem(atPath: pipe)
         #expect(mkfifo(pipe, 0o644) == 0)
         let started = Date()
-        let log = URL(fileURLWithPath: path("sequence.jsonl"))
+        let log = URL(fileURLWithPath: scratch.path("sequence.jsonl"))
         let result = try Livescan.run(["scan", "--types", "qr", "--events", log.path, pattern], timeout: 30)
         #expect(Date().timeIntervalSince(started) < 20)
         #expect(result.status == 1)
