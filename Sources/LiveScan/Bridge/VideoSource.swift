@@ -45,8 +45,9 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
 
     /// The files of the image sequence `pattern` names, as OpenCV's image-sequence reader numbers them: from 0 or
     /// 1 up to the first number with no file. nil when `pattern` is no sequence (a file name may hold a `%`).
-    /// Throws when it is one but its first file is missing.
-    static func sequenceFiles(_ pattern: String) throws -> [String]? {
+    /// Throws when it is one but its first file is missing. The one rule for what a sequence's files are: the
+    /// command's check that no output is an input asks it too.
+    public static func sequenceFiles(_ pattern: String) throws -> [String]? {
         let parts = pattern.split(separator: "%", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         var specifier = Substring(parts[1])
@@ -66,7 +67,7 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
         // lstat: any entry there counts, a named pipe or a dangling link too; ImageSource says what is wrong with it.
         func exists(_ path: String) -> Bool {
             var status = stat()
-            return lstat(path, &status) == 0
+            return FileNameBytes.withCName(path) { lstat($0, &status) } == 0
         }
         var number = exists(file(0)) ? 0 : 1
         var files: [String] = []
