@@ -87,13 +87,11 @@ struct Track: Sendable {
             }
             return nil
         }
-        let wasReported = isReported
-        state = .removed
-        return wasReported ? .removed(item) : nil
+        return end().map(Event.removed)
     }
 
-    /// It ended where it stands because its line now says another text (`isAnotherText`): removed, and given back
-    /// to be reported as such if it was reported.
+    /// It ended (unseen past the grace period, or its line now says another text: `isAnotherText`): removed, and
+    /// given back to be reported as such if it was reported.
     mutating func end() -> RecognizedItem? {
         let wasReported = isReported
         state = .removed
