@@ -67,9 +67,9 @@ public final class ImageFilesSource: FrameSource, @unchecked Sendable {
         let mixed = paths.contains { $0.hasPrefix("/") } && paths.contains { !$0.hasPrefix("/") }
         let folders = paths.map { path -> [String] in
             let spelled = mixed ? URL(fileURLWithPath: path).path : path
-            var isFolder: ObjCBool = false
+            var isFolder = false
             let components = spelled.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            let holding = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            let holding = FileNames.exists(path, isDirectory: &isFolder) && isFolder
                 ? components : Array(components.dropLast())
             return holding.filter { !$0.isEmpty && $0 != "." }
         }
