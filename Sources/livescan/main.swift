@@ -47,16 +47,13 @@ func restartWithSingleThreadedOpenMPIfNeeded(readsText: Bool) {
     // execv returned: it failed; carry on, slower.
 }
 
-/// glibc serves blocks of 128 KB and more with mmap, returned to the system when freed, but raises that threshold
-/// to the largest such block freed (up to 32 MB): from then on the text detector's buffers (its network is made
-/// and freed for each picture) come from the heap, which keeps what is freed. A fixed threshold keeps them
-/// returnable: peak RSS for one ICDAR photo 403 -> 380 MB, over the 48 (with the line reader's networks freed after
-/// each picture) 478 -> 395 MB, at 7 s more over the 48 (50 -> 57 s: each large block is zeroed afresh). The
-/// command sets it for its own process; the library changes no process-wide state, and an app embedding it may do
-/// the same (`mallopt(M_MMAP_THRESHOLD, 131072)`, or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`).
-/// Only when text is read, which is when the large networks are made and freed: a barcodes-only video scan frees a
-/// frame's 1-3 MB of pixels every frame, and with the fixed threshold each came back as fresh pages to be faulted
-/// in and zeroed (3.2-4.8 s of kernel time over a minute of 720p, against 0.3-0.9 s).
+/// A fixed mmap threshold while text is read: glibc raises its threshold to the largest block freed, and the text
+/// detector's buffers (made and freed for each picture) then come from the heap, which keeps what is freed. Fixed,
+/// they are returned, and peak RSS stays lower. Only when text is read: a barcodes-only scan frees a frame's pixels
+/// every frame, and each would come back as fresh pages to fault in and zero. The command sets it for its own
+/// process; the library changes no process-wide state, and an app embedding it may do the same
+/// (`mallopt(M_MMAP_THRESHOLD, 131072)`, or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`). Measured:
+/// docs/benchmark-history.md, "The mmap threshold".
 func keepLargeBlocksReturnable(readsText: Bool) {
     if readsText {
         _ = glibcMallopt(glibcMmapThreshold, 128 * 1024)

@@ -55,8 +55,9 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
 }
 
 @Suite struct TextDetectorCadenceTests {
-    private func recognizer() throws -> TesseractTextRecognizer {
-        try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"]))
+    /// The detector and its boxes' readers as a video at the default level runs them.
+    private func boxReader() throws -> DetectedTextReader {
+        try #require(try TextEngines(options: QualityLevel.balanced.textOptions(languages: ["eng"])).detected)
     }
 
     /// A video file's scan takes a turn's boxes `fileLag` frames after it, whatever the machine's speed, read by the
@@ -64,7 +65,7 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// once they are gone.
     @Test func aTurnsBoxIsTakenAfterItsLagAndFollowsItsText() throws {
         let video = try DriftingTurnedLine(count: 30, hiddenFrom: 24)
-        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
+        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 30)
         defer { cadence.stop() }
         for index in 0..<30 {
             let lines = try cadence.lines(in: video.frame(index), located: [])
@@ -91,7 +92,7 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// quarter of the interval.
     @Test func aNewSceneStartsATurnBeforeItsTime() throws {
         let video = try DriftingTurnedLine(count: 1)
-        let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 40)
+        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
         defer { cadence.stop() }
         let blank = try FrameImage(pixels: [UInt8](repeating: 255, count: 640 * 360), width: 640, height: 360,
                                    channels: 1)
@@ -117,14 +118,14 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         let (picture, _) = try turnedLine(DriftingTurnedLine.text, pixelHeight: 24, degrees: 0)
         func lines(located: (Bounds) -> Bounds) throws -> [DetectedLine] {
             // The box the detector finds, from a turn beside no located line.
-            let probe = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
+            let probe = TextDetectorCadence(boxReader: try boxReader(), interval: 30)
             defer { probe.stop() }
             var box: Bounds?
             for index in 0...TextDetectorCadence.fileLag {
                 box = try probe.lines(in: Frame(image: picture.image, index: index, time: 0), located: []).first?.bounds
             }
             let found = try #require(box)
-            let cadence = TextDetectorCadence(recognizer: try recognizer(), interval: 30)
+            let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 30)
             defer { cadence.stop() }
             var result: [DetectedLine] = []
             for index in 0...TextDetectorCadence.fileLag {
@@ -144,24 +145,20 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// A turn reads a new box, the next turn reads it again, and once two readings agree the box keeps its reading
     /// for `rereadTurns` turns before it is read again: a line held still is read 3 times in 7 turns, not 7.
     @Test func aBoxIsReadUntilTwoReadingsAgreeThenRests() throws {
-        final class CountingReads: TextRecognizer, @unchecked Sendable {
-            let recognizer: TesseractTextRecognizer
+        final class CountingReads: TextBoxReader, @unchecked Sendable {
+            let reader: DetectedTextReader
             let lock = NSLock()
             var reads = 0
-            init(_ recognizer: TesseractTextRecognizer) { self.recognizer = recognizer }
-            func lineRegions(in frame: Frame) throws -> [Bounds] { try recognizer.lineRegions(in: frame) }
-            func readLine(in frame: Frame, region: Bounds) throws -> Observation? {
-                try recognizer.readLine(in: frame, region: region)
-            }
-            func detectedBoxes(in frame: Frame) throws -> [Bounds] { try recognizer.detectedBoxes(in: frame) }
-            func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation? {
+            init(_ reader: DetectedTextReader) { self.reader = reader }
+            func boxes(in frame: Frame) throws -> [Bounds] { try reader.boxes(in: frame) }
+            func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
                 lock.withLock { reads += 1 }
-                return try recognizer.readDetectedBox(in: frame, region: region)
+                return try reader.readBox(in: frame, region: region)
             }
         }
-        let counting = CountingReads(try recognizer())
+        let counting = CountingReads(try boxReader())
         // A turn every 5 frames, each taken 5 frames on: turns 0 to 6 taken by frame 35.
-        let cadence = TextDetectorCadence(recognizer: counting, interval: 5)
+        let cadence = TextDetectorCadence(boxReader: counting, interval: 5)
         defer { cadence.stop() }
         let line = try DriftingTurnedLine(count: 1).frame(0)
         var lines: [DetectedLine] = []
@@ -180,13 +177,13 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     @Test func aLocatedLineKeepsItsTextButABlobGivesWayToTheBoxInIt() {
         let line = Bounds(x: 100, y: 100, width: 300, height: 30)
         let box = DetectedLine(bounds: Bounds(x: 110, y: 102, width: 200, height: 26), reading: nil)
-        var (located, detected) = FrameRecognizer.oneRegionPerText(located: [line], detected: [box])
+        var (located, detected) = MotionTextReading.oneRegionPerText(located: [line], detected: [box])
         #expect(located == [line] && detected.isEmpty)
         let blob = Bounds(x: 80, y: 60, width: 400, height: 120)
-        (located, detected) = FrameRecognizer.oneRegionPerText(located: [blob], detected: [box])
+        (located, detected) = MotionTextReading.oneRegionPerText(located: [blob], detected: [box])
         #expect(located.isEmpty && detected == [box])
         let elsewhere = DetectedLine(bounds: Bounds(x: 500, y: 300, width: 120, height: 24), reading: nil)
-        (located, detected) = FrameRecognizer.oneRegionPerText(located: [line], detected: [elsewhere])
+        (located, detected) = MotionTextReading.oneRegionPerText(located: [line], detected: [elsewhere])
         #expect(located == [line] && detected == [elsewhere])
     }
 

@@ -58,6 +58,11 @@ func topSideAngle(_ quad: Bounds) -> Double {
 }
 
 @Suite struct TextDetectorTests {
+    /// How a scan reads a still image's text with these options (`StillTextReading`).
+    private func stillReading(_ options: TextRecognizerOptions) throws -> StillTextReading {
+        StillTextReading(engines: try TextEngines(options: options))
+    }
+
     /// Upright, turned and steep lines: one box each, on the ink. "A few pixels": the box's centre within 4 px of the
     /// ink box's, its direction within 3 degrees, and the ink inside it; it is taller than the ink by DB's margin
     /// (its unclip), but less than twice.
@@ -100,12 +105,12 @@ func topSideAngle(_ quad: Bounds) -> Double {
     @Test(arguments: [0.0, 15, -30])
     func turnedLineReadsBackExactly(degrees: Double) throws {
         _ = try sharedTextDetector.get()
-        let recognizer = try TesseractTextRecognizer(options: TextRecognizerOptions(detector: TextDetectorOptions()))
+        let reading = try stillReading(TextRecognizerOptions(detector: TextDetectorOptions()))
         // ("Aisle 7 Shelf B" upright reads "Aisie 7 Shelf B" here: the crop is read at the size it was found, which
         // measured better on ICDAR 2015 than rescaling crops to 40 px.)
         let line = "Order 4711 ships today"
         let (picture, ink) = try turnedLine(line, pixelHeight: 30, degrees: degrees)
-        let read = try recognizer.recognize(in: picture, excluding: [])
+        let read = try reading.lines(in: picture)
         #expect(read.map(\.transcript) == [line])
         let observation = try #require(read.first)
         #expect(observation.bounds.intersectionOverUnion(ink) > 0.5, "bounds \(observation.bounds), ink \(ink)")
@@ -116,11 +121,11 @@ func topSideAngle(_ quad: Bounds) -> Double {
     /// ground around it, and read this one as "Harpour" until such a picture got a margin.
     @Test func aCloseCropOfAWordIsRead() throws {
         _ = try sharedTextDetector.get()
-        let recognizer = try TesseractTextRecognizer(options: TextRecognizerOptions(detector: TextDetectorOptions()))
+        let reading = try stillReading(TextRecognizerOptions(detector: TextDetectorOptions()))
         let still = try SceneRenderer.still(text: "Harbour", pixelHeight: 24, margin: 1)
         let image = try FrameImage(pixels: still.frame.pixels, width: still.frame.width, height: still.frame.height,
                                    channels: 3)
-        let read = try recognizer.recognize(in: Frame(image: image, index: 0, time: 0), excluding: [])
+        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0))
         #expect(read.map(\.transcript) == ["Harbour"], "\(still.frame.width)x\(still.frame.height): \(read)")
     }
 
@@ -145,9 +150,9 @@ func topSideAngle(_ quad: Bounds) -> Double {
         let upright = [ScenePoint(x: 0, y: 0), ScenePoint(x: width, y: 0), ScenePoint(x: width, y: height),
                        ScenePoint(x: 0, y: height)].map(place)
         #expect([outline.topLeft, outline.topRight, outline.bottomRight, outline.bottomLeft] == upright)
-        let recognizer = try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"],
+        let reading = try stillReading(QualityLevel.balanced.textOptions(languages: ["eng"],
                                                                                               stillImages: true))
-        let read = try recognizer.recognize(in: Frame(image: image, index: 0, time: 0), excluding: [])
+        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0))
         #expect(read.map { $0.transcript } == ["Harbour"], "\(read)")
         #expect(read.first?.bounds == outline)
     }
@@ -170,18 +175,19 @@ func topSideAngle(_ quad: Bounds) -> Double {
             top += line.height
         }
         let image = try FrameImage(pixels: pixels, width: width, height: height, channels: 3)
-        let recognizer = try TesseractTextRecognizer(options: QualityLevel.balanced.textOptions(languages: ["eng"],
+        let reading = try stillReading(QualityLevel.balanced.textOptions(languages: ["eng"],
                                                                                               stillImages: true))
-        let read = try recognizer.recognize(in: Frame(image: image, index: 0, time: 0), excluding: [])
+        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0))
         #expect(Set(read.map { $0.transcript }) == ["Harbour", "Notes"], "\(read)")
     }
 
-    /// Still images at balanced use the detector; video keeps the edge locator.
+    /// Still images at balanced use the detector; video keeps the edge locator, the detector beside it keeping its
+    /// network from frame to frame.
     @Test func theDetectorFindsStillImagesLinesAndRunsBesideTheLocatorInVideo() {
         #expect(QualityLevel.balanced.textOptions(languages: ["eng"], stillImages: true).detector != nil)
         #expect(QualityLevel.accurate.textOptions(languages: ["eng"], stillImages: true).detector != nil)
         #expect(QualityLevel.fast.textOptions(languages: ["eng"], stillImages: true).detector == nil)
-        #expect(QualityLevel.balanced.textOptions(languages: ["eng"]).detectorRole == .besideLocator)
+        #expect(QualityLevel.balanced.textOptions(languages: ["eng"]).detector?.keepsNetwork == true)
         #expect(QualityLevel.fast.textOptions(languages: ["eng"]).detector == nil)
     }
 
@@ -205,7 +211,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         let path = "/nonexistent/livescan-models/\(TextDetectorModel.fileName)"
         #expect {
             let options = TextRecognizerOptions(detector: TextDetectorOptions(modelPath: path))
-            _ = try TesseractTextRecognizer(options: options)
+            _ = try TextEngines(options: options)
         } throws: { error in
             guard case let ScanError.modelMissing(message) = error else { return false }
             return message.contains(path) && message.contains("make setup")

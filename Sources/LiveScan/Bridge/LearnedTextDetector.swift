@@ -115,4 +115,13 @@ public final class LearnedTextDetector: @unchecked Sendable {
         guard let boxes else { return [] }
         return (0..<count).map { DetectedText(bounds: Bounds(boxes[$0].quad), score: Double(boxes[$0].score)) }
     }
+
+    /// The boxes of `frame` at least `minimumHeight` pixels across their line (`detect`'s, cut to the picture).
+    public func boxes(in frame: Frame, minimumHeight: Int) throws -> [Bounds] {
+        // The detector leaves out the boxes under the height itself, so that a close crop in which it finds none
+        // tall enough is read whole (a 50 x 15 crop of `swatch` held one box 8 pixels tall); what its cut to the
+        // picture leaves lower is left out here.
+        try detect(in: frame, minimumHeight: minimumHeight).map(\.bounds)
+            .filter { $0.shortSide >= Double(minimumHeight) }
+    }
 }

@@ -8,12 +8,6 @@ public protocol TextRecognizer: Sendable {
     /// Reads the regions of one frame, each as a single line, when none is remembered from other frames: a
     /// recognizer may judge each reading by the others (a page's lines). By default, `readLine` for each.
     func readLines(in frame: Frame, regions: [Bounds]) throws -> [Observation]
-    /// The boxes a learned detector finds in `frame` beside `lineRegions` (`TextDetectorRole.besideLocator`):
-    /// oriented rectangles around words or lines, too slow to look for in every frame (hundreds of ms), which a
-    /// scanner asks for every few frames. By default none.
-    func detectedBoxes(in frame: Frame) throws -> [Bounds]
-    /// Reads one of `detectedBoxes`, rectified upright; nil when nothing legible is there. By default `readLine`.
-    func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation?
 }
 
 extension TextRecognizer {
@@ -21,22 +15,9 @@ extension TextRecognizer {
         try regions.compactMap { try readLine(in: frame, region: $0) }
     }
 
-    public func detectedBoxes(in frame: Frame) throws -> [Bounds] { [] }
-
-    public func readDetectedBox(in frame: Frame, region: Bounds) throws -> Observation? {
-        try readLine(in: frame, region: region)
-    }
-
     /// Every line of text in the frame, except inside `excluded` areas (codes already decoded there).
     public func recognize(in frame: Frame, excluding excluded: [Bounds]) throws -> [Observation] {
         try readLines(in: frame, regions: lineRegions(in: frame).filter { !$0.isMostlyCovered(by: excluded) })
-    }
-}
-
-extension Bounds {
-    /// True when more than 30% of this box lies inside one of `others`: a text region on a barcode.
-    func isMostlyCovered(by others: [Bounds]) -> Bool {
-        others.contains { share(coveredBy: $0) > 0.3 }
     }
 }
 
@@ -57,14 +38,13 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     public var maxDimension: Int
     /// Text shorter than this many source pixels is not looked for (default 10).
     public var minimumTextHeight: Int
-    /// Where lines are looked for: nil (default) is the edge-grouping locator (`CB_TextRegions_find`, about
+    /// Where lines are looked for: nil (default) is the edge-grouping locator (`EdgeTextLocator`, about
     /// 1.5 ms at 720p, tuned to rendered lines); options here run the learned detector too
-    /// (`LearnedTextDetector`, about 640 ms at 720p; it finds scene text at any angle), in the role
-    /// `detectorRole` says, each of its boxes read rectified upright at the size it was found
+    /// (`LearnedTextDetector`, about 640 ms at 720p; it finds scene text at any angle): in a still image its boxes
+    /// are the lines (`StillTextReading`), in video it turns every few frames beside the locator
+    /// (`MotionTextReading`). Each of its boxes is read rectified upright at the size it was found
     /// (`CB_OCR_recognize_quad`; scaling such crops to `cropHeight` cost 0.04 of ICDAR 2015's word recall).
     public var detector: TextDetectorOptions?
-    /// With `detector`: whether its boxes are the lines (default) or come beside the edge locator's.
-    public var detectorRole: TextDetectorRole
     /// With `detector`: words read with a lower confidence (0...1) are left out of a box's transcript (default
     /// 0.5; Benchmarks/text-detector-study.md). `minimumConfidence` still applies to the box's mean.
     public var minimumWordConfidence: Double
@@ -75,8 +55,7 @@ public struct TextRecognizerOptions: Sendable, Equatable {
 
     public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,
                 minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10,
-                detector: TextDetectorOptions? = nil, detectorRole: TextDetectorRole = .findsLines,
-                minimumWordConfidence: Double = 0.5, learnedReader: LearnedReaderOptions? = nil) {
+                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5, learnedReader: LearnedReaderOptions? = nil) {
         self.languages = languages
         self.tessdataPath = tessdataPath
         self.cropHeight = cropHeight
@@ -84,7 +63,6 @@ public struct TextRecognizerOptions: Sendable, Equatable {
         self.maxDimension = maxDimension
         self.minimumTextHeight = minimumTextHeight
         self.detector = detector
-        self.detectorRole = detectorRole
         self.minimumWordConfidence = minimumWordConfidence
         self.learnedReader = learnedReader
     }
@@ -95,15 +73,19 @@ public struct TextRecognizerOptions: Sendable, Equatable {
         learnedReader != nil && detector != nil
             && Set(TextLanguage.tesseractNames(languages)).isSubset(of: LearnedLineReader.languages)
     }
-}
 
-/// What the learned text detector's boxes are to a `TextRecognizer`.
-public enum TextDetectorRole: Sendable, Equatable {
-    /// They are the frame's lines (`lineRegions`): a still image, read once, can spend the detector's time.
-    case findsLines
-    /// The edge locator finds the lines of every frame (`lineRegions`); the detector's boxes come from
-    /// `detectedBoxes`, which a video or live scan asks for every few frames.
-    case besideLocator
+    /// Throws `ScanError.invalidParameter` naming the first option out of its range.
+    func validate() throws {
+        guard !languages.isEmpty else {
+            throw ScanError.invalidParameter(parameter: "languages", reason: "at least one language is needed")
+        }
+        guard cropHeight >= 8, cropHeight <= 400 else {
+            throw ScanError.invalidParameter(parameter: "cropHeight", reason: "must be 8...400 pixels")
+        }
+        guard minimumWordConfidence >= 0, minimumWordConfidence <= 1 else {
+            throw ScanError.invalidParameter(parameter: "minimumWordConfidence", reason: "must be 0...1")
+        }
+    }
 }
 
 /// Where the learned line recogniser's files are.

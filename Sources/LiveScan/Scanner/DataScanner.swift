@@ -97,7 +97,8 @@ public final class DataScanner: @unchecked Sendable {
                             isHighFrameRateTrackingEnabled: Bool = true) {
         self.init(recognizedDataTypes: recognizedDataTypes, recognizesMultipleItems: recognizesMultipleItems,
                   isHighFrameRateTrackingEnabled: isHighFrameRateTrackingEnabled)
-        injectedEngines = ScanEngines(barcodeDetector: barcodeDetector, textRecognizer: textRecognizer)
+        injectedEngines = ScanEngines(barcodeDetector: barcodeDetector,
+                                      text: textRecognizer.map { TextEngines(recognizer: $0) })
     }
 
     /// The current items after every change, in reading order. The stream finishes when the scan ends;
@@ -248,9 +249,13 @@ public final class DataScanner: @unchecked Sendable {
                     }
                     break
                 }
+                // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
+                // region.
+                let region = regionOfInterest
                 let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
-                                                               regionOfInterest: regionOfInterest)
-                let items = track(observations, in: frame, tracker: &tracker, selection: &selection, guide: &guide)
+                                                               regionOfInterest: region)
+                let items = track(observations, in: frame, region: region, tracker: &tracker, selection: &selection,
+                                  guide: &guide)
                 outcome.lastFrameIndex = frame.index
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
@@ -300,9 +305,10 @@ public final class DataScanner: @unchecked Sendable {
         }
     }
 
-    /// One frame's observations through guidance, the tracker and the single-item selection, its changes
-    /// delivered; returns the items then current.
-    private func track(_ observations: [Observation], in frame: Frame, tracker: inout Tracker,
+    /// One frame's observations through guidance, the tracker and the single-item selection (nearest the centre of
+    /// `region`, the region of interest as the frame was recognised, else of the frame), its changes delivered;
+    /// returns the items then current.
+    private func track(_ observations: [Observation], in frame: Frame, region: Bounds?, tracker: inout Tracker,
                        selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
         // Codes a detector located but could not read are hints for guidance, never items.
         let readable = observations.filter(\.isReadable)
@@ -313,7 +319,7 @@ public final class DataScanner: @unchecked Sendable {
         var changes = tracker.update(readable, frame: frame.index, time: frame.time)
         var items = tracker.items
         if !recognizesMultipleItems {
-            let center = regionOfInterest?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)
+            let center = region?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)
             (changes, items) = selection.narrow(changes, allItems: items, center: center)
         }
         deliver(changes, items: items, frameIndex: frame.index, time: frame.time, file: frame.file)

@@ -52,7 +52,7 @@ struct Guide {
         }
         let undecoded = (located + extra).filter { code in
             code.symbology?.isTwoDimensional == true && !decoded.contains {
-                $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > 0.2
+                $0.kind == .barcode && $0.bounds.intersectionOverUnion(code.bounds) > SameItem.locatedCodeOverlap
             }
         }
         let hint = monitor.guidance(undecodedCodes: undecoded.count, sharpness: (try? frame.bridgeImage().sharpness()) ?? 0)

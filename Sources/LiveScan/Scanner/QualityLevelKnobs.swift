@@ -58,7 +58,6 @@ extension QualityLevel {
             options.learnedReader = LearnedReaderOptions()
         } else if let shortSide = videoDetectorShortSide {
             options.detector = TextDetectorOptions(shortSide: shortSide, keepsNetwork: true)
-            options.detectorRole = .besideLocator
             options.learnedReader = LearnedReaderOptions()
         }
         return options

@@ -3,7 +3,7 @@
 /// given by the app (`DataScanner(recognizedDataTypes:barcodeDetector:textRecognizer:)`).
 struct ScanEngines {
     var barcodeDetector: (any BarcodeDetector)?
-    var textRecognizer: (any TextRecognizer)?
+    var text: TextEngines?
     var qrLocator: OpenCVQRLocator?
 
     /// `stillImages`: the source `holdsStillImages` (an image or a folder of them). Throws when Tesseract cannot
@@ -33,7 +33,7 @@ struct ScanEngines {
                 ? CombinedBarcodeDetector([zxing, OpenCVQRCodeDetector()]) : zxing
         }
         if wantsText {
-            engines.textRecognizer = try TesseractTextRecognizer(
+            engines.text = try TextEngines(
                 options: qualityLevel.textOptions(languages: languages.isEmpty ? ["eng"] : languages,
                                                   stillImages: stillImages))
         }

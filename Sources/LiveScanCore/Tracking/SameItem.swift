@@ -35,6 +35,15 @@ package struct SameItem: Sendable {
     /// Overlap (IoU) above which two reads of one payload in one frame are one code. A code read from two sets
     /// of rows, or by two readers, overlaps itself far more; twins do not overlap at all.
     package static let oneCodeOverlap = 0.3
+    /// The share of a box that lies inside another when it is part of what the other holds (`isMostlyCovered`):
+    /// a text region on a decoded code is the code's, a detector's box inside a located line is that line's text,
+    /// a piece of a line lies in the line.
+    package static let partShare = 0.3
+    /// The share of a box inside another when the one is the other grown or shrunk (`isGrownOrShrunk`).
+    package static let withinShare = 0.8
+    /// Overlap (IoU) above which a code a locator found but no reader decoded is a code that was decoded: guidance
+    /// counts only the others as codes it could not read.
+    package static let locatedCodeOverlap = 0.2
 
     package let configuration: TrackerConfiguration
 
@@ -107,7 +116,7 @@ package struct SameItem: Sendable {
     /// A text region that is not the same place as any remembered line may be one of them grown or shrunk:
     /// one box lies within the other (the line is coming into view or leaving it, or is partly hidden).
     package static func isGrownOrShrunk(_ region: Bounds, from remembered: Bounds) -> Bool {
-        region.share(coveredBy: remembered) >= 0.8 || remembered.share(coveredBy: region) >= 0.8
+        region.share(coveredBy: remembered) >= withinShare || remembered.share(coveredBy: region) >= withinShare
     }
 
     /// A reading that is a piece of a line: its box lies mostly inside the line's, on the same row (the next
@@ -117,7 +126,7 @@ package struct SameItem: Sendable {
     package static func isPiece(_ reading: String, at bounds: Bounds, of line: String, at lineBounds: Bounds) -> Bool {
         let (piece, whole) = (bounds.boundingBox, lineBounds.boundingBox)
         let sharedRows = min(piece.maxY, whole.maxY) - max(piece.minY, whole.minY)
-        guard !reading.isEmpty, bounds.share(coveredBy: lineBounds) > 0.3, sharedRows >= 0.6 * bounds.height else {
+        guard !reading.isEmpty, bounds.share(coveredBy: lineBounds) > partShare, sharedRows >= 0.6 * bounds.height else {
             return false
         }
         return partSimilarity(reading, in: line) >= sameReading || transcriptSimilarity(reading, line) >= sameReading
@@ -143,5 +152,13 @@ package struct SameItem: Sendable {
 
     private static func hasSameIdentity(_ one: Observation, _ other: Observation) -> Bool {
         one.symbology == other.symbology && one.payloadData == other.payloadData
+    }
+}
+
+extension Bounds {
+    /// True when more than `SameItem.partShare` of this box lies inside one of `others`: it is part of what that
+    /// one holds (a text region on a barcode).
+    package func isMostlyCovered(by others: [Bounds]) -> Bool {
+        others.contains { share(coveredBy: $0) > SameItem.partShare }
     }
 }

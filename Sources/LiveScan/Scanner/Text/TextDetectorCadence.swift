@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// The learned text detector in a video or live scan (`TextRecognizer.detectedBoxes`). It finds scene text the
+/// The learned text detector in a video or live scan (`TextBoxReader`). It finds scene text the
 /// edge locator misses, but costs hundreds of milliseconds a frame (about 320 ms at 960x544 on one core), so it
 /// runs every `interval` frames, on a thread of its own, on the frame of its turn; in between, and while it runs,
 /// each of its boxes is followed from frame to frame: its pixels are found again near where they were
@@ -9,11 +9,11 @@ import Glibc
 /// pixels are not found again (it left the frame, was hidden, blurred) is dropped until a later turn finds it. The
 /// boxes of each turn replace the last turn's.
 ///
-/// The turn reads its boxes too, on its thread (`TextRecognizer.readDetectedBox`, both readers: about 75 ms a box),
+/// The turn reads its boxes too, on its thread (`TextBoxReader.readBox`, both readers: about 75 ms a box),
 /// and each box carries its reading as it is followed: on the frame loop those reads held up a live scan (22 in
 /// 25 s of the 720p30 benchmark, 1.6 s in which frames were dropped). A box whose line the edge locator found in the
-/// turn's frame is left to it (`FrameRecognizer.isLine`) and not followed. A box where a followed box of an earlier turn
-/// is in the turn's frame (`SameItem.isSamePlace`) is read again until two turns in a row read it the same, then keeps
+/// turn's frame is left to it (`MotionTextReading.isLine`) and not followed. A box where a followed box of an earlier turn
+/// is in the turn's frame (`SameItem.isSamePlace`) is read again until its readings are confirmed (`ReadingVotes`), then keeps
 /// that reading for `rereadTurns` turns (as the frame loop's `TextReadingCache` confirms and rests a line; a box
 /// read once and kept lost ICDAR's panned photos 0.450 -> 0.411 word recall, confirmed 0.429).
 ///
@@ -36,7 +36,7 @@ final class TextDetectorCadence {
         let result: TurnResult
     }
 
-    private let recognizer: any TextRecognizer
+    private let boxReader: any TextBoxReader
     /// Frames from one turn to the next (at the least, for a live scan).
     let interval: Int
     /// Frames after a turn at which a video file's scan waits for its boxes; nil for a live scan.
@@ -74,9 +74,9 @@ final class TextDetectorCadence {
     /// `droppedFrames`: a live source's count of frames it dropped; with it, each turn's boxes are taken as soon as
     /// they are ready (the newest frame matters, not the order), and turns come less often while frames are dropped.
     /// `sameItem`: the tracker's rule, by which a box is one an earlier turn read.
-    init(recognizer: any TextRecognizer, interval: Int, droppedFrames: (() -> Int)? = nil,
+    init(boxReader: any TextBoxReader, interval: Int, droppedFrames: (() -> Int)? = nil,
          sameItem: SameItem = SameItem(configuration: TrackerConfiguration())) {
-        self.recognizer = recognizer
+        self.boxReader = boxReader
         self.sameItem = sameItem
         self.interval = max(interval, 1)
         currentInterval = self.interval
@@ -110,7 +110,7 @@ final class TextDetectorCadence {
     /// Whether most of this frame's lines (at least 2) are new, touching none of the frame before's: the camera
     /// turned to something else, or something new came into view, and the detector need not wait for its turn.
     private func isNewScene(_ located: [Bounds]) -> Bool {
-        let new = located.count { region in !lastLocated.contains { $0.intersectionOverUnion(region) > 0 } }
+        let new = located.count { region in !lastLocated.contains { $0.overlaps(region) } }
         return new >= 2 && 2 * new > located.count
     }
 
@@ -135,7 +135,7 @@ final class TextDetectorCadence {
         turns += 1
         // The boxes followed into this frame, where the turn's boxes are found.
         let known = followed.map(\.line)
-        let thread = Thread { [recognizer, sameItem] in
+        let thread = Thread { [boxReader, sameItem] in
             // In a live scan the detector takes what the frame loop leaves of the cores: its thread runs at the
             // lowest priority, so that the scan keeps its frame rate and the detector's turns come late instead. (Not
             // in a file's scan, which waits for the turn: there a busy machine would starve it.) On Linux a nice
@@ -144,10 +144,10 @@ final class TextDetectorCadence {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             }
             result.finish(Result {
-                let boxes = try recognizer.detectedBoxes(in: frame).filter { box in
-                    !located.contains { FrameRecognizer.isLine(of: box, located: $0) }
+                let boxes = try boxReader.boxes(in: frame).filter { box in
+                    !located.contains { MotionTextReading.isLine(of: box, located: $0) }
                 }
-                return try Self.read(boxes, in: frame, turn: turnNumber, known: known, recognizer: recognizer,
+                return try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
                                      sameItem: sameItem)
             })
         }
@@ -160,19 +160,22 @@ final class TextDetectorCadence {
     /// `boxes` of the turn `turn` on `frame`, each with its reading: that of the `known` box at its place (the
     /// nearest by `sameItem`) while it is confirmed and fresh, or read.
     private static func read(_ boxes: [Bounds], in frame: Frame, turn: Int, known: [DetectedLine],
-                             recognizer: any TextRecognizer, sameItem: SameItem) throws -> [DetectedLine] {
+                             boxReader: any TextBoxReader, sameItem: SameItem) throws -> [DetectedLine] {
         try boxes.map { box in
             let same = known.filter { sameItem.isSamePlace(box, as: $0.bounds) }
                 .max { $0.bounds.intersectionOverUnion(box) < $1.bounds.intersectionOverUnion(box) }
-            if let same, same.agreeing >= 2, turn - same.turnRead < rereadTurns {
+            if let same, same.votes.isConfirmed, turn - same.turnRead < rereadTurns {
                 var line = same
                 line.move(dx: box.center.x - same.bounds.center.x, dy: box.center.y - same.bounds.center.y)
                 line.bounds = box
                 return line
             }
-            let reading = try recognizer.readDetectedBox(in: frame, region: box)
-            let agreeing = same.map { $0.reading?.transcript == reading?.transcript ? $0.agreeing + 1 : 1 } ?? 1
-            return DetectedLine(bounds: box, reading: reading, turnRead: turn, agreeing: agreeing)
+            let reading = try boxReader.readBox(in: frame, region: box)
+            var votes = same?.votes ?? ReadingVotes()
+            if let same {
+                votes.count(agrees: same.reading?.transcript == reading?.transcript)
+            }
+            return DetectedLine(bounds: box, reading: reading, turnRead: turn, votes: votes)
         }
     }
 
@@ -209,8 +212,8 @@ struct DetectedLine: Sendable, Equatable {
     var reading: Observation?
     /// The detector's turn that read it.
     var turnRead = 0
-    /// Turns in a row, up to that one, in which it read the same.
-    var agreeing = 1
+    /// Its readings, turn after turn, up to that one.
+    var votes = ReadingVotes()
 
     mutating func move(dx: Double, dy: Double) {
         bounds = bounds.offsetBy(dx: dx, dy: dy)

@@ -18,8 +18,8 @@ struct TextReadingCache: Sendable {
         var readRegion: Bounds
         var reading: Observation?
         var lastRead: Int
-        /// Consecutive readings that agreed; 2 or more means the line may rest.
-        var agreeing: Int
+        /// Its fresh readings; confirmed, the line may rest.
+        var votes = ReadingVotes()
         /// Whether it has ever read as text: a line that then reads as nothing is most likely leaving the
         /// frame or passing through blur, and is tried again sooner than junk.
         var wasText: Bool
@@ -47,7 +47,7 @@ struct TextReadingCache: Sendable {
     /// A line that read as text and now reads as nothing rests 1, 2, 4 ... frames up to that: it would
     /// otherwise stay unseen for as long as a tracker waits before it calls an item gone.
     private func rest(of entry: Entry) -> Int {
-        let doublings = min(max(entry.agreeing - 2, 0), 4)
+        let doublings = min(entry.votes.agreeingSinceConfirmed, 4)
         let rest = rereadInterval << doublings
         return entry.reading == nil && entry.wasText ? min(1 << doublings, rest) : rest
     }
@@ -76,7 +76,7 @@ struct TextReadingCache: Sendable {
                 let grew = region.width >= entry.readRegion.width + 0.5 * region.height
                 let looksChanged = stoodStill && entry.settledText != nil
                     && entry.appearance.map(differs) == true
-                let rests = entry.agreeing >= 2 && frame - entry.lastRead < rest(of: entry) && !grew
+                let rests = entry.votes.isConfirmed && frame - entry.lastRead < rest(of: entry) && !grew
                 if rests && !looksChanged {
                     if var reading = entry.reading {
                         reading.bounds = reading.bounds.offsetBy(dx: moved.dx, dy: moved.dy)
@@ -93,8 +93,8 @@ struct TextReadingCache: Sendable {
                     if looksChanged && rests && !agrees {
                         entry.textBeforeChange = entry.settledText
                     }
-                    entry.agreeing = agrees ? entry.agreeing + 1 : 1
-                    if entry.agreeing >= 2 {
+                    entry.votes.count(agrees: agrees)
+                    if entry.votes.isConfirmed {
                         if let before = entry.textBeforeChange {
                             // Two fresh readings since its pixels changed agree: this is what the line says now.
                             let saysOtherText = reading?.transcript != before
@@ -109,7 +109,7 @@ struct TextReadingCache: Sendable {
                     entry.readRegion = region
                     entry.lastRead = frame
                     entry.appearance = look(region)
-                    if entry.textBeforeChange != nil && entry.agreeing < 2 {
+                    if entry.textBeforeChange != nil && !entry.votes.isConfirmed {
                         // Not confirmed yet: given now, the reading would be one vote among the old text's and move
                         // the old text's item onto the new text's place. The line stays what it was, where it was,
                         // for that frame (unseen, its item would be lost, and a piece or another box of it could
@@ -124,7 +124,7 @@ struct TextReadingCache: Sendable {
                 entries[index] = entry
             } else {
                 let reading = try read(region)
-                entries.append(Entry(region: region, readRegion: region, reading: reading, lastRead: frame, agreeing: 1,
+                entries.append(Entry(region: region, readRegion: region, reading: reading, lastRead: frame,
                                      wasText: reading != nil, lastSeen: frame, appearance: look(region)))
                 if let reading {
                     result.append(reading)

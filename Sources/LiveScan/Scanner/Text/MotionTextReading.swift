@@ -1,0 +1,68 @@
+/// A video's or a live source's text: a scene in motion, whose lines stay from frame to frame. The lines are
+/// located in every frame (`TextRecognizer.lineRegions`: about 1.5 ms at 720p keeps every line's bounds current);
+/// the reading cache keeps Tesseract to lines that are new, changed or due (`TextReadingCache`); and, at levels that
+/// run it, the learned detector takes turns beside the locator (`TextDetectorCadence`), its boxes adding the text
+/// the locator did not find.
+///
+/// Called on the scan's worker, one frame after another (`@unchecked Sendable`: its cache is that thread's).
+final class MotionTextReading: TextReading, @unchecked Sendable {
+    private let recognizer: any TextRecognizer
+    /// Lines read in earlier frames, not read again until they change (nil: every line read every frame).
+    private var cache: TextReadingCache?
+    private let detector: TextDetectorCadence?
+
+    init(recognizer: any TextRecognizer, cache: TextReadingCache?, detector: TextDetectorCadence?) {
+        self.recognizer = recognizer
+        self.cache = cache
+        self.detector = detector
+    }
+
+    func lines(in frame: Frame) throws -> [Observation] {
+        let allLocated = try recognizer.lineRegions(in: frame)
+        let (located, detected) = Self.oneRegionPerText(
+            located: allLocated, detected: try detector?.lines(in: frame, located: allLocated) ?? [])
+        // The detector's boxes come read by its turn.
+        let detectedLines = detected.compactMap(\.reading)
+        guard var cache else {
+            return try recognizer.readLines(in: frame, regions: located) + detectedLines
+        }
+        let lines = try cache.lines(in: located, frame: frame.index,
+                                    // Pixels that cannot be taken or compared only leave the line to its rest.
+                                    look: { (try? LineAppearance(of: $0, in: frame)) ?? nil },
+                                    differs: { (try? $0.differs(in: frame)) ?? false },
+                                    read: { try recognizer.readLine(in: frame, region: $0) })
+        self.cache = cache
+        return lines + detectedLines
+    }
+
+    func stop() {
+        detector?.stop()
+    }
+
+    /// Where the edge locator and the detector found the same text, the region that is read. A located region
+    /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line: the locator's, kept
+    /// current in every frame (a line entering the frame grows in it, where the detector's box was cut as it was
+    /// at its turn). A located region much taller than the boxes in it is a blob of several lines or texture
+    /// around them, as on a scene (ICDAR 2015's photos): the detector's boxes are read, tight around the text and
+    /// at its angle, and the blob is not.
+    static func oneRegionPerText(located: [Bounds], detected: [DetectedLine])
+        -> (located: [Bounds], detected: [DetectedLine])
+    {
+        let lines = detected.filter { line in !located.contains { isLine(of: line.bounds, located: $0) } }
+        let boxes = lines.map(\.bounds)
+        let regions = located.filter { region in
+            !region.isMostlyCovered(by: boxes) && !boxes.contains { $0.isMostlyCovered(by: [region]) }
+        }
+        return (regions, lines)
+    }
+
+    /// Whether the located region `region` is the line of the detector's `box`: it covers the box and is at most
+    /// `sameLineHeightRatio` times as tall.
+    static func isLine(of box: Bounds, located region: Bounds) -> Bool {
+        box.isMostlyCovered(by: [region]) && region.height <= sameLineHeightRatio * box.shortSide
+    }
+
+    /// A located line's region is 1.5 times as tall as its ink (its margins), a detector's box about 1.3-1.6 times
+    /// (DB's unclip); a region holding two lines is over 2.5 times the ink.
+    static let sameLineHeightRatio = 1.5
+}
