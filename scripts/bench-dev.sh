@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Dev-scene benchmark (issue 13): scans every ../shared/dev-scenes video at each quality level (fast, balanced,
-# accurate) and the BoofCV hand-held videos of ../shared/corpus/boofcv-fiducial-video (qrcode, microqr, aztec) at
-# balanced, scores them with ../shared/tools/score_scene.py and the videos' silver labels (Benchmarks/dev/silver.py)
-# and prints one report of PASS/FAIL per target and the scan fps (Benchmarks/dev/bench_dev.py; targets in
-# Benchmarks/dev/report.py). About 3.5 minutes on 2 cores.
+# Dev-scene benchmark: scans every ../shared/dev-scenes video at each quality level (fast, balanced, accurate), the
+# BoofCV hand-held videos of ../shared/corpus/boofcv-fiducial-video (qrcode, microqr, aztec) at balanced, and ICDAR
+# 2015's dev photos of ../shared/realdata as a drifting video and as stills (Benchmarks/dev/scene_text_video.py; the
+# video is built with ffmpeg once, under OUT_DIR), scores them with ../shared/tools/score_scene.py, the videos' silver
+# labels (Benchmarks/dev/silver.py) and score_realdata.py's word rules, and prints one report of PASS/FAIL per target
+# and the scan fps (Benchmarks/dev/bench_dev.py; targets in Benchmarks/dev/report.py). About 7 minutes on 2 cores.
 #
 #   scripts/bench-dev.sh BIN_DIR OUT_DIR [bench_dev.py options]   (make bench-dev: .build/release .build/bench/dev)
 #

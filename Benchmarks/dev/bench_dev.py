@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Dev-scene benchmark (issue 13): every ../shared/dev-scenes video at each quality level and the BoofCV hand-held
-videos, scanned by livescan and scored; one report of PASS/FAIL per target and the scan fps.
+"""Dev-scene benchmark: every ../shared/dev-scenes video at each quality level, the BoofCV hand-held videos, and
+ICDAR 2015's dev photos as a drifting video against the same photos as stills (scene_text_video.py), scanned by
+livescan and scored; one report of PASS/FAIL per target and the scan fps.
 
     bench_dev.py --bin .build/release --shared ../shared --out .build/bench/dev [--scenes a,b] [--qualities q,r]
-                 [--no-boofcv]
+                 [--no-boofcv] [--no-scene-text-video]
 
 Run by scripts/bench-dev.sh with the Python of a virtualenv that has py-motmetrics, numpy and rapidfuzz: the dev
 scenes are scored by ../shared/tools/score_scene.py (the scorer LiveScan is judged by), run as a command once per
@@ -24,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
+import scene_text_video  # noqa: E402
 import silver  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
@@ -162,6 +164,8 @@ def main(argv=None) -> int:
     parser.add_argument("--qualities", default=",".join(report.QUALITIES),
                         help="comma-separated quality levels (default: fast,balanced,accurate)")
     parser.add_argument("--no-boofcv", action="store_true", help="skip the BoofCV videos")
+    parser.add_argument("--no-scene-text-video", action="store_true",
+                        help="skip ICDAR 2015's photos as a drifting video against the same photos as stills")
     args = parser.parse_args(argv)
     # As Ctrl-C does: unwind, so that scan() kills the livescan it is waiting for.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
@@ -185,6 +189,8 @@ def main(argv=None) -> int:
                 videos.append(run_video(livescan, args.out, name, video, labels))
             else:
                 missing_videos.append(name)
+    scene_text = None if args.no_scene_text_video \
+        else scene_text_video.run(livescan, args.shared, args.out, report.DEFAULT_QUALITY)
     seconds = time.monotonic() - started
 
     scene_table, verdicts = report.render_scenes(scenes)
@@ -204,6 +210,12 @@ def main(argv=None) -> int:
         if missing_videos:
             lines.append(f"   not found, skipped: {', '.join(missing_videos)}")
         lines.append("")
+    if scene_text is not None:
+        lines += [f"== ICDAR 2015's {scene_text['photos']} dev photos as a drifting 720p video and as stills "
+                  f"({report.DEFAULT_QUALITY}, text; scene_text_video.py): word recall and precision by "
+                  f"score_realdata.py's rules; add latency: frames from a photo's first frame to each found word's",
+                  scene_text_video.render(scene_text), ""]
+        verdicts += scene_text_video.verdicts(scene_text["video"], scene_text["stills"])
     lines += [report.render_verdict(verdicts), f"bench-dev: {seconds:.0f} s in all"]
     summary = "\n".join(lines)
     print()
@@ -211,11 +223,12 @@ def main(argv=None) -> int:
     with open(os.path.join(args.out, "summary.txt"), "w", encoding="utf-8") as file:
         file.write(summary + "\n")
     with open(os.path.join(args.out, "dev.json"), "w", encoding="utf-8") as file:
-        json.dump({"seconds": seconds, "scenes": scenes, "boofcv": videos,
+        json.dump({"seconds": seconds, "scenes": scenes, "boofcv": videos, "scene_text_video": scene_text,
                    "verdicts": [{"target": label, "pass": ok, "got": shown} for label, ok, shown in verdicts]},
                   file, indent=1)
     log(f"event logs, scores, summary.txt and dev.json are in {args.out}")
     failed = any(run["error"] for scene in scenes for run in scene["runs"].values())
+    failed = failed or bool(scene_text and scene_text["error"])
     return 1 if failed or any(video["error"] for video in videos) else 0
 
 

@@ -9,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
+import scene_text_video  # noqa: E402
 import silver  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
@@ -175,6 +176,35 @@ class ReportTests(unittest.TestCase):
         self.assertIn("1.5/2", text)
         self.assertIn("never reported: 'B'", text)
         self.assertIn("false payload 'X'", text)
+
+
+
+
+class SceneTextVideoTests(unittest.TestCase):
+    ENTRIES = [{"file": "images/a.jpg", "regions": [{"text": "Grand Hotel", "dont_care": False},
+                                                    {"text": "###", "dont_care": True}]},
+               {"file": "images/b.jpg", "regions": [{"text": "EXIT", "dont_care": False}]}]
+
+    def test_each_photos_items_count_for_that_photo_only(self):
+        events = [{"event": "add", "kind": "text", "id": "1", "file": "/x/images/a.jpg", "transcript": "Grand Hote"},
+                  {"event": "update", "kind": "text", "id": "1", "file": "/x/images/a.jpg", "transcript": "Grand Hotel"},
+                  {"event": "add", "kind": "text", "id": "2", "file": "/x/images/a.jpg", "transcript": "EXIT"},
+                  {"event": "remove", "kind": "text", "id": "1", "file": "/x/images/a.jpg"},
+                  {"event": "add", "kind": "barcode", "id": "3", "file": "/x/images/b.jpg", "payload": "EXIT"}]
+        # a.jpg: grand, hotel found (the last transcript); exit is b.jpg's word, read in a.jpg: not b's, and long
+        # words grand, hotel correct, exit wrong for a.jpg. The barcode is no text.
+        self.assertEqual(scene_text_video.still_words(self.ENTRIES, events), (2, 2, 3))
+
+    def test_the_video_must_keep_the_stills_recall_and_precision(self):
+        stills = {"recall": 0.6, "precision": 0.8}
+        ok = scene_text_video.verdicts({"recall": 0.58, "precision": 0.8}, stills)
+        self.assertEqual([passed for _, passed, _ in ok], [True, True])
+        low = scene_text_video.verdicts({"recall": 0.56, "precision": 0.85}, stills)
+        self.assertEqual([passed for _, passed, _ in low], [False, True])
+        self.assertIn("0.93x", low[0][2])
+        imprecise = scene_text_video.verdicts({"recall": 0.6, "precision": 0.7}, stills)
+        self.assertEqual([passed for _, passed, _ in imprecise], [True, False])
+        self.assertEqual([passed for _, passed, _ in scene_text_video.verdicts(None, stills)], [False])
 
 
 if __name__ == "__main__":

@@ -91,7 +91,9 @@ public final class DataScanner: @unchecked Sendable {
         (itemsStream, itemsContinuation) = Self.makeItemsStream()
     }
 
-    /// A scanner with engines of the caller's choosing (test doubles, a different detector).
+    /// A scanner with engines of the caller's choosing (test doubles, a different detector). `textRecognizer`
+    /// locates and reads every line, in stills and video alike (read as the scan's `TextReading` reads lines: in
+    /// video, remembered while `isHighFrameRateTrackingEnabled`); LiveScan's learned detector does not run beside it.
     public convenience init(recognizedDataTypes: Set<RecognizedDataType>, barcodeDetector: (any BarcodeDetector)?,
                             textRecognizer: (any TextRecognizer)?, recognizesMultipleItems: Bool = false,
                             isHighFrameRateTrackingEnabled: Bool = true) {
