@@ -112,11 +112,12 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(firstFound == 10 + TextDetectorCadence.fileLag)
     }
 
-    /// A box whose line the edge locator found in the turn's frame is left to the locator: the turn neither reads
-    /// nor follows it. Beside a located region elsewhere, the same box is read and followed.
-    @Test func aTurnLeavesALineTheLocatorFoundToIt() throws {
+    /// A box whose line the edge locator found and Tesseract read surely in the turn's frame is left to the locator:
+    /// the turn neither reads nor follows it. Where that line is not read surely, or beside a located region
+    /// elsewhere, the same box is read and followed.
+    @Test func aTurnLeavesALineTheLocatorReadSurelyToIt() throws {
         let (picture, _) = try turnedLine(DriftingTurnedLine.text, pixelHeight: 24, degrees: 0)
-        func lines(located: (Bounds) -> Bounds) throws -> [DetectedLine] {
+        func lines(surely: Bool = true, located: (Bounds) -> Bounds) throws -> [DetectedLine] {
             // The box the detector finds, from a turn beside no located line.
             let probe = TextDetectorCadence(boxReader: try boxReader(), interval: 30)
             defer { probe.stop() }
@@ -129,8 +130,9 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
             defer { cadence.stop() }
             var result: [DetectedLine] = []
             for index in 0...TextDetectorCadence.fileLag {
+                let region = located(found)
                 result = try cadence.lines(in: Frame(image: picture.image, index: index, time: 0),
-                                           located: [located(found)])
+                                           located: [region], surelyRead: surely ? [region] : [])
             }
             return result
         }
@@ -138,6 +140,10 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
             Bounds(x: box.boundingBox.minX - 3, y: box.boundingBox.minY - 3, width: box.width + 6, height: box.height + 6)
         }
         #expect(aroundTheLine.isEmpty, "\(aroundTheLine)")
+        let unsure = try lines(surely: false) { box in
+            Bounds(x: box.boundingBox.minX - 3, y: box.boundingBox.minY - 3, width: box.width + 6, height: box.height + 6)
+        }
+        #expect(unsure.count == 1 && unsure.first?.reading != nil, "\(unsure)")
         let elsewhere = try lines { _ in Bounds(x: 0, y: 0, width: 40, height: 20) }
         #expect(elsewhere.count == 1 && elsewhere.first?.reading != nil, "\(elsewhere)")
     }
@@ -172,18 +178,22 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     }
 
     /// Where the locator and the detector found the same text, one region is read: a located line about as tall as
-    /// the box in it is the locator's; a located blob much taller than the box gives way to it; a box the locator
-    /// missed is read beside its lines.
-    @Test func aLocatedLineKeepsItsTextButABlobGivesWayToTheBoxInIt() {
+    /// the box in it is the locator's when Tesseract reads it surely, else the box's; a located blob much taller
+    /// than the box gives way to it; a box the locator missed is read beside its lines.
+    @Test func aSurelyReadLineKeepsItsTextButABlobGivesWayToTheBoxInIt() {
         let line = Bounds(x: 100, y: 100, width: 300, height: 30)
         let box = DetectedLine(bounds: Bounds(x: 110, y: 102, width: 200, height: 26), reading: nil)
-        var (located, detected) = MotionTextReading.oneRegionPerText(located: [line], detected: [box])
+        var (located, detected) = MotionTextReading.oneRegionPerText(located: [line], surelyRead: [line],
+                                                                     detected: [box])
         #expect(located == [line] && detected.isEmpty)
+        (located, detected) = MotionTextReading.oneRegionPerText(located: [line], surelyRead: [], detected: [box])
+        #expect(located.isEmpty && detected == [box])
         let blob = Bounds(x: 80, y: 60, width: 400, height: 120)
-        (located, detected) = MotionTextReading.oneRegionPerText(located: [blob], detected: [box])
+        (located, detected) = MotionTextReading.oneRegionPerText(located: [blob], surelyRead: [blob], detected: [box])
         #expect(located.isEmpty && detected == [box])
         let elsewhere = DetectedLine(bounds: Bounds(x: 500, y: 300, width: 120, height: 24), reading: nil)
-        (located, detected) = MotionTextReading.oneRegionPerText(located: [line], detected: [elsewhere])
+        (located, detected) = MotionTextReading.oneRegionPerText(located: [line], surelyRead: [line],
+                                                                 detected: [elsewhere])
         #expect(located == [line] && detected == [elsewhere])
     }
 

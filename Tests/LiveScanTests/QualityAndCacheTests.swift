@@ -26,6 +26,25 @@ import Testing
         #expect(readFrames(&cache, frames: 1000) == [0, 1, 16, 46, 106, 226, 466, 706, 946])
     }
 
+    /// A line is read surely once two readings agree at Tesseract's sure confidence: printed text the learned reader
+    /// would not read better. Read once, or read unsurely however often, it is not; nor is a place no line was read at.
+    @Test func aLineIsReadSurelyOnceConfirmedAtASureConfidence() {
+        let line = Bounds(x: 100, y: 100, width: 300, height: 40)
+        let elsewhere = Bounds(x: 100, y: 300, width: 300, height: 40)
+        func cache(confidence: Double, frames: Int) -> TextReadingCache {
+            var cache = TextReadingCache(rereadInterval: 15)
+            for frame in 0..<frames {
+                _ = cache.lines(in: [line], frame: frame) { .text("Lot 88", confidence: confidence, bounds: $0) }
+            }
+            return cache
+        }
+        let sure = DetectedLineReading.tesseractSureConfidence
+        #expect(cache(confidence: sure, frames: 2).readsSurely(line))
+        #expect(!cache(confidence: sure, frames: 2).readsSurely(elsewhere))
+        #expect(!cache(confidence: sure, frames: 1).readsSurely(line))
+        #expect(!cache(confidence: sure - 0.05, frames: 10).readsSurely(line))
+    }
+
     /// A line entering the frame: its region grows by a character every few frames, and each growth is read,
     /// rest or not; a region that only shrank (leaving, or found as two pieces) keeps what the line said.
     @Test func aRegionThatGrewIsReadAgain() {

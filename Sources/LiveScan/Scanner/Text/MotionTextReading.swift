@@ -19,8 +19,10 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
 
     func lines(in frame: Frame) throws -> [Observation] {
         let allLocated = try recognizer.lineRegions(in: frame)
+        let surelyRead = cache.map { cache in allLocated.filter(cache.readsSurely) } ?? []
         let (located, detected) = Self.oneRegionPerText(
-            located: allLocated, detected: try detector?.lines(in: frame, located: allLocated) ?? [])
+            located: allLocated, surelyRead: surelyRead,
+            detected: try detector?.lines(in: frame, located: allLocated, surelyRead: surelyRead) ?? [])
         // The detector's boxes come read by its turn.
         let detectedLines = detected.compactMap(\.reading)
         guard var cache else {
@@ -40,15 +42,18 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
     }
 
     /// Where the edge locator and the detector found the same text, the region that is read. A located region
-    /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line: the locator's, kept
+    /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line. When Tesseract reads
+    /// it surely (`surelyRead`: crisp printed text, `TextReadingCache.readsSurely`), it stays the locator's, kept
     /// current in every frame (a line entering the frame grows in it, where the detector's box was cut as it was
-    /// at its turn). A located region much taller than the boxes in it is a blob of several lines or texture
-    /// around them, as on a scene (ICDAR 2015's photos): the detector's boxes are read, tight around the text and
-    /// at its angle, and the blob is not.
-    static func oneRegionPerText(located: [Bounds], detected: [DetectedLine])
+    /// at its turn) and read again when its pixels change in place. Otherwise, as scene text mostly is, the box is
+    /// read, rectified upright at its angle and by both readers (the learned recogniser reads scene words far better
+    /// than Tesseract: Benchmarks/text-detector-study.md), and the located region is not. A located region much
+    /// taller than the boxes in it is a blob of several lines or texture around them, as on a scene (ICDAR 2015's
+    /// photos): the detector's boxes are read, tight around the text, and the blob is not.
+    static func oneRegionPerText(located: [Bounds], surelyRead: [Bounds], detected: [DetectedLine])
         -> (located: [Bounds], detected: [DetectedLine])
     {
-        let lines = detected.filter { line in !located.contains { isLine(of: line.bounds, located: $0) } }
+        let lines = detected.filter { line in !surelyRead.contains { isLine(of: line.bounds, located: $0) } }
         let boxes = lines.map(\.bounds)
         let regions = located.filter { region in
             !region.isMostlyCovered(by: boxes) && !boxes.contains { $0.isMostlyCovered(by: [region]) }

@@ -12,7 +12,7 @@ import Glibc
 /// The turn reads its boxes too, on its thread (`TextBoxReader.readBox`, both readers: about 75 ms a box),
 /// and each box carries its reading as it is followed: on the frame loop those reads held up a live scan (22 in
 /// 25 s of the 720p30 benchmark, 1.6 s in which frames were dropped). A box whose line the edge locator found in the
-/// turn's frame is left to it (`MotionTextReading.isLine`) and not followed. A box where a followed box of an earlier turn
+/// turn's frame and Tesseract read surely is left to it (`MotionTextReading.oneRegionPerText`) and not followed. A box where a followed box of an earlier turn
 /// is in the turn's frame (`SameItem.isSamePlace`) is read again until its readings are confirmed (`ReadingVotes`), then keeps
 /// that reading for `rereadTurns` turns (as the frame loop's `TextReadingCache` confirms and rests a line; a box
 /// read once and kept lost ICDAR's panned photos 0.450 -> 0.411 word recall, confirmed 0.429).
@@ -85,8 +85,9 @@ final class TextDetectorCadence {
     }
 
     /// The detector's boxes in `frame`, read: the last turn's, followed to where their text is now. `located`: the
-    /// edge locator's lines in this frame, which tell when the scene changed.
-    func lines(in frame: Frame, located: [Bounds]) throws -> [DetectedLine] {
+    /// edge locator's lines in this frame, which tell when the scene changed; `surelyRead`: those of them Tesseract
+    /// reads surely, whose boxes a turn leaves to the locator (`MotionTextReading.oneRegionPerText`).
+    func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = []) throws -> [DetectedLine] {
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
@@ -101,7 +102,7 @@ final class TextDetectorCadence {
                     : min(currentInterval * 2, interval * Self.maxBackoff)
                 droppedAtTurn = dropped
             }
-            start(on: frame, located: located)
+            start(on: frame, surelyRead: surelyRead)
         }
         lastLocated = located
         return followed.map(\.line)
@@ -127,8 +128,8 @@ final class TextDetectorCadence {
         return turn.result.isReady
     }
 
-    /// Starts a turn on `frame`, whose lines the edge locator found at `located`.
-    private func start(on frame: Frame, located: [Bounds]) {
+    /// Starts a turn on `frame`, where the edge locator found and Tesseract surely read the lines `surelyRead`.
+    private func start(on frame: Frame, surelyRead: [Bounds]) {
         let result = TurnResult()
         let isLive = fileLag == nil
         let turnNumber = turns
@@ -145,7 +146,7 @@ final class TextDetectorCadence {
             }
             result.finish(Result {
                 let boxes = try boxReader.boxes(in: frame).filter { box in
-                    !located.contains { MotionTextReading.isLine(of: box, located: $0) }
+                    !surelyRead.contains { MotionTextReading.isLine(of: box, located: $0) }
                 }
                 return try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
                                      sameItem: sameItem)

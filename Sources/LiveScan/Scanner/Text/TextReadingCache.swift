@@ -136,6 +136,16 @@ struct TextReadingCache: Sendable {
         return result
     }
 
+    /// Whether the line remembered at `region`'s place (`SameItem.isSamePlace`) has confirmed readings that its
+    /// reader was sure of alone (`DetectedLineReading.tesseractSureConfidence`): crisp printed text, which a
+    /// learned reader would not read better.
+    func readsSurely(_ region: Bounds) -> Bool {
+        entries.contains { entry in
+            entry.votes.isConfirmed && sameItem.isSamePlace(region, as: entry.region)
+                && (entry.reading?.confidence ?? 0) >= DetectedLineReading.tesseractSureConfidence
+        }
+    }
+
     /// The remembered line each region is, if any, each used once: first the lines at the same place, then,
     /// for the regions left, a line left that it grew from or shrank to (entering or leaving the frame).
     private func rememberedLines(of regions: [Bounds]) -> [Int?] {
