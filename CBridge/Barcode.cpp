@@ -285,37 +285,34 @@ constexpr int secondChanceFormats = CB_FORMAT_AZTEC | CB_FORMAT_DATAMATRIX | CB_
 ///     binarizer: modules a few pixels wide are too fine for LocalAverage's 8x8 blocks (small images, curved QR
 ///     codes, a PDF417 photographed at 2 px a module). Costs 4-9 ms on a 640x480 frame; skipped above that (7-21 ms
 ///     at 720p).
-/// The caller's other knobs are kept. Never throws: a failure is "not found".
+/// The caller's other knobs are kept. Nothing is caught: both pictures are of a size zxing-cpp and cv::resize take
+/// (a side of 1 to 65535 pixels), so what throws is what would throw in the plain read (running out of memory, a
+/// library's bug), and CB_Barcode_read reports it as it reports the plain read's, not as "nothing found".
 std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &gray, int missing,
-                                                                 const ZXing::ReaderOptions &caller) noexcept {
+                                                                 const ZXing::ReaderOptions &caller) {
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
     std::vector<std::pair<ZXing::Barcode, double>> found;
-    try {
-        const auto take = [&](const cv::Mat &image, bool globalHistogram, double toGray) {
-            ZXing::ReaderOptions options =
-                readerOptions(missing, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
-            if (globalHistogram) {
-                options.setBinarizer(ZXing::Binarizer::GlobalHistogram);
-            }
-            for (auto &result : readBarcodes(image, options)) {
-                if (result.isValid() && (formatFlag(result) & missing) != 0) {
-                    missing &= ~formatFlag(result);
-                    found.emplace_back(std::move(result), toGray);
-                }
-            }
-        };
-        if (std::min(gray.cols, gray.rows) >= minShortSideToHalve) {
-            cv::Mat half;
-            cv::resize(gray, half, cv::Size((gray.cols + 1) / 2, (gray.rows + 1) / 2), 0, 0, cv::INTER_AREA);
-            take(half, false, static_cast<double>(gray.cols) / half.cols);
+    const auto take = [&](const cv::Mat &image, bool globalHistogram, double toGray) {
+        ZXing::ReaderOptions options = readerOptions(missing, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
+        if (globalHistogram) {
+            options.setBinarizer(ZXing::Binarizer::GlobalHistogram);
         }
-        if (missing != 0 && std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
-            cv::Mat twice;
-            cv::resize(gray, twice, cv::Size(gray.cols * 2, gray.rows * 2), 0, 0, cv::INTER_CUBIC);
-            take(twice, true, 0.5);
+        for (auto &result : readBarcodes(image, options)) {
+            if (result.isValid() && (formatFlag(result) & missing) != 0) {
+                missing &= ~formatFlag(result);
+                found.emplace_back(std::move(result), toGray);
+            }
         }
-    } catch (...) {
-        found.clear();
+    };
+    if (std::min(gray.cols, gray.rows) >= minShortSideToHalve) {
+        cv::Mat half;
+        cv::resize(gray, half, cv::Size((gray.cols + 1) / 2, (gray.rows + 1) / 2), 0, 0, cv::INTER_AREA);
+        take(half, false, static_cast<double>(gray.cols) / half.cols);
+    }
+    if (missing != 0 && std::max(gray.cols, gray.rows) <= maxLongSideToDouble) {
+        cv::Mat twice;
+        cv::resize(gray, twice, cv::Size(gray.cols * 2, gray.rows * 2), 0, 0, cv::INTER_CUBIC);
+        take(twice, true, 0.5);
     }
     return found;
 }
@@ -332,33 +329,31 @@ namespace {
 /// zxing-cpp corpora one Data Matrix more. Linear formats are not looked for: equalised, the corpora's EAN/UPC
 /// photos read 14 codes more but also false ones (an EAN-8 inside an EAN-13's bars, an EAN-13 beside a UPC-A): a
 /// linear code's check is one digit, a 2-D code's is error correction.
-/// Never throws: a failure is "not found".
+/// Nothing is caught: CLAHE takes a grey picture of any size (1 x 1 included), the equalised picture is the size
+/// of `gray`, which the plain read took, so what throws is what would throw there (running out of memory, a
+/// library's bug), and CB_Barcode_read reports it as it reports the plain read's, not as "nothing found".
 ZXing::Barcodes readEqualised(const cv::Mat &gray, int formats, const ZXing::Barcodes &read,
-                              const ZXing::ReaderOptions &caller) noexcept {
+                              const ZXing::ReaderOptions &caller) {
     ZXing::Barcodes found;
-    try {
-        cv::Mat equalised;
-        cv::createCLAHE(2.0, cv::Size(8, 8))->apply(gray, equalised);
-        // Once, as it is: it costs a 12-megapixel photo 0.25 s of CPU (0.72-0.78 -> 0.98-1.00 s, 4 alternated
-        // runs). Inverted and through zxing-cpp's downscaled passes as well, it read nothing more on BoofCV's photos
-        // and took that photo's scan from 1.25 to 3.1 s (one run each).
-        const ZXing::ReaderOptions options = readerOptions(formats, caller.tryHarder(), caller.tryRotate(), false);
-        for (auto &result : readBarcodes(equalised, options)) {
-            if (!result.isValid()) {
-                continue;
-            }
-            const CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
-            const double diagonal = std::hypot(quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
-            const bool readAlready = std::any_of(read.begin(), read.end(), [&](const ZXing::Barcode &other) {
-                return other.isValid() && other.format() == result.format() && other.bytes() == result.bytes() &&
-                       cv::norm(centreOf(quadOf(other.position(), {0, 0}, 1)) - centreOf(quad)) < diagonal / 2;
-            });
-            if (!readAlready) {
-                found.push_back(std::move(result));
-            }
+    cv::Mat equalised;
+    cv::createCLAHE(2.0, cv::Size(8, 8))->apply(gray, equalised);
+    // Once, as it is: it costs a 12-megapixel photo 0.25 s of CPU (0.72-0.78 -> 0.98-1.00 s, 4 alternated
+    // runs). Inverted and through zxing-cpp's downscaled passes as well, it read nothing more on BoofCV's photos
+    // and took that photo's scan from 1.25 to 3.1 s (one run each).
+    const ZXing::ReaderOptions options = readerOptions(formats, caller.tryHarder(), caller.tryRotate(), false);
+    for (auto &result : readBarcodes(equalised, options)) {
+        if (!result.isValid()) {
+            continue;
         }
-    } catch (...) {
-        found.clear();
+        const CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
+        const double diagonal = std::hypot(quad.x[2] - quad.x[0], quad.y[2] - quad.y[0]);
+        const bool readAlready = std::any_of(read.begin(), read.end(), [&](const ZXing::Barcode &other) {
+            return other.isValid() && other.format() == result.format() && other.bytes() == result.bytes() &&
+                   cv::norm(centreOf(quadOf(other.position(), {0, 0}, 1)) - centreOf(quad)) < diagonal / 2;
+        });
+        if (!readAlready) {
+            found.push_back(std::move(result));
+        }
     }
     return found;
 }
