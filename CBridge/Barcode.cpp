@@ -293,7 +293,8 @@ std::vector<std::pair<ZXing::Barcode, double>> readSecondChances(const cv::Mat &
     constexpr int minShortSideToHalve = 64, maxLongSideToDouble = 640;
     std::vector<std::pair<ZXing::Barcode, double>> found;
     const auto take = [&](const cv::Mat &image, bool globalHistogram, double toGray) {
-        ZXing::ReaderOptions options = readerOptions(missing, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
+        ZXing::ReaderOptions options =
+            readerOptions(missing, caller.tryHarder(), caller.tryRotate(), caller.tryInvert());
         if (globalHistogram) {
             options.setBinarizer(ZXing::Binarizer::GlobalHistogram);
         }
@@ -621,8 +622,8 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
     const int linearWanted = wanted & cbridge::linearFormats;
     const cv::Size picture(static_cast<int>(std::lround(image->width() / scale)),
                            static_cast<int>(std::lround(image->height() / scale)));
-    const bool readsRegion = area.width < image->width() || area.height < image->height();
-    const bool alongPicturesLines = readsRegion && options->try_harder != 0 && linearWanted != 0 &&
+    const bool alongPicturesLines = options->along_picture_lines != 0 && options->try_harder != 0 &&
+                                    linearWanted != 0 &&
                                     cbridge::picturesLinesAreSparser(gray.size(), picture, options->try_rotate != 0);
     ZXing::Barcodes results;
     std::vector<cbridge::LineRead> lineReads;
@@ -692,11 +693,7 @@ extern "C" CB_Status CB_Barcode_read(const CB_Image *image, const CB_BarcodeOpti
         }
         barcodes.append(read.barcode, 1, &quad);
     }
-    // A region read (a change-gated video read of what changed) gets none: the frame's whole reads, every second or
-    // so, give every code its second chances. On the 1-minute 720p bench video they cost the region reads 0.15-0.17 s
-    // of CPU and read nothing; without them every dev-scene and BoofCV hand-held video row of make bench-dev is the
-    // same.
-    if (missingSecondChanceFormats != 0 && options->try_harder != 0 && !readsRegion) {
+    if (missingSecondChanceFormats != 0 && options->try_second_chances != 0) {
         for (const auto &[result, toGray] :
              cbridge::readSecondChances(gray, missingSecondChanceFormats, zxingOptions)) {
             barcodes.append(result, scale * toGray);
