@@ -2,12 +2,13 @@
  * CBridge: LiveScan's one C boundary over OpenCV, zxing-cpp and Tesseract.
  *
  * Ownership, stated once:
- *  - A handle made by `CB_X_new`/`CB_X_open` is released with `CB_X_delete` (NULL is allowed).
+ *  - A handle (an opaque `CB_X *`) returned through an out-parameter, by `CB_X_new`/`CB_X_open` or any
+ *    other call (`CB_Capture_read`'s image), is released with `CB_X_delete` (NULL is allowed).
  *  - An array returned through an out-parameter (`CB_Barcode *`, `CB_TextLine *`, `CB_Quad *`) is
  *    released with the `_free` function declared beside the call that made it; strings and byte
  *    buffers inside it belong to the array.
- *  - A plain buffer returned non-const (`char *`, `uint8_t *`) is released with `CB_free`.
  *  - Anything `const` is borrowed and valid until the next call on the same handle.
+ * Nothing else CBridge returns is the caller's to free.
  *
  * Errors: every call returns a `CB_Status`. On failure a human-readable message is left for
  * `CB_last_error()`, which is thread-local. No C++ exception ever crosses this header.
@@ -38,9 +39,6 @@ typedef enum CB_Status {
 
 /** The message of the last failure on this thread; borrowed, never NULL. */
 const char *CB_last_error(void);
-
-/** Releases a plain buffer returned by CBridge. NULL is allowed. */
-void CB_free(void *pointer);
 
 /**
  * Silences the libraries' own loggers for the whole process: OpenCV's (cv::utils::logging, which also carries
