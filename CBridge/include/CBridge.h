@@ -62,7 +62,7 @@ typedef struct CB_Rect {
     int x, y, width, height;
 } CB_Rect;
 
-/* ---- Image: a decoded picture, 8-bit BGR and grey (cv::Mat), each made on first use -------- */
+/* ---- Image: a decoded picture (BGR, or a video's I420 planes); BGR and grey made on first use */
 
 typedef struct CB_Image CB_Image;
 
