@@ -163,7 +163,7 @@ extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, 
     if (out_seconds != nullptr) {
         *out_seconds = capture->capture->get(cv::CAP_PROP_POS_MSEC) / 1000.0;
     }
-    // A camera may deliver gray or with alpha; everything downstream expects 8-bit BGR.
+    // A camera may deliver gray or with alpha; a CB_Image made from a colour picture takes 8-bit BGR.
     if (frame.channels() == 1) {
         cv::cvtColor(frame, frame, cv::COLOR_GRAY2BGR);
     } else if (frame.channels() == 4) {

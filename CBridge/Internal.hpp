@@ -65,7 +65,7 @@ struct ScanAxis {
     cv::Point2d coordinates(cv::Point2d point) const { return {(point - left).dot(along), (point - left).dot(across)}; }
 };
 
-/// Copies a std::string into a malloc'ed, NUL-terminated buffer that CB_free / the owning array frees.
+/// Copies a std::string into a malloc'ed, NUL-terminated buffer, for an array that owns it (its `_free` frees it).
 char *copyString(const std::string &text);
 /// The size in bytes of the regular file at `path`; nothing when there is none (missing, or a folder).
 std::optional<long long> regularFileSize(const std::string &path);

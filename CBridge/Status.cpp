@@ -55,5 +55,3 @@ std::optional<std::string> pixelLimitExceeded(long long width, long long height,
 }  // namespace cbridge
 
 extern "C" const char *CB_last_error(void) { return lastError.c_str(); }
-
-extern "C" void CB_free(void *pointer) { std::free(pointer); }

@@ -73,6 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const int maxDimensions[] = {0, 0, 64, 640};
     barcodeOptions.max_dimension = maxDimensions[(choice >> 3) & 3];
     barcodeOptions.try_equalised = (choice >> 9) & 1;
+    barcodeOptions.try_second_chances = (choice >> 10) & 1;
     fuzz::exerciseBarcodes(image, barcodeOptions);
 
     CB_TextRegionOptions regionOptions{};

@@ -10,7 +10,7 @@
 //   u8  channels     index into a table of valid and invalid values
 //   u8  stride mode  0: w*c   1: w*c + u8   2: raw i32   3: w*c - 1
 //   u8  barcode bits 1 try_harder, 2 try_rotate, 4 try_inverted, 8 formats follow as raw i32 (else all),
-//                    16 read only the region below
+//                    16 read only the region below, 32 try_second_chances, 64 along_picture_lines
 //   [i32 formats]    i32 max_dimension
 //   i32 region max_dimension, i32 min_height, i32 max_height
 //   u8  annotations  count % 8; each: 8 x f32 quad (x0..x3, y0..y3), u8 kind (>=2 means raw i32 follows),
@@ -118,6 +118,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     barcodeOptions.try_harder = barcodeBits & 1;
     barcodeOptions.try_rotate = (barcodeBits >> 1) & 1;
     barcodeOptions.try_inverted = (barcodeBits >> 2) & 1;
+    barcodeOptions.try_second_chances = (barcodeBits >> 5) & 1;
+    barcodeOptions.along_picture_lines = (barcodeBits >> 6) & 1;
     barcodeOptions.formats = (barcodeBits & 8) != 0 ? input.i32() : CB_FORMAT_ALL;
     barcodeOptions.max_dimension = input.i32();
 

@@ -2,12 +2,13 @@
  * CBridge: LiveScan's one C boundary over OpenCV, zxing-cpp and Tesseract.
  *
  * Ownership, stated once:
- *  - A handle made by `CB_X_new`/`CB_X_open` is released with `CB_X_delete` (NULL is allowed).
+ *  - A handle (an opaque `CB_X *`) returned through an out-parameter, by `CB_X_new`/`CB_X_open` or any
+ *    other call (`CB_Capture_read`'s image), is released with `CB_X_delete` (NULL is allowed).
  *  - An array returned through an out-parameter (`CB_Barcode *`, `CB_TextLine *`, `CB_Quad *`) is
  *    released with the `_free` function declared beside the call that made it; strings and byte
  *    buffers inside it belong to the array.
- *  - A plain buffer returned non-const (`char *`, `uint8_t *`) is released with `CB_free`.
  *  - Anything `const` is borrowed and valid until the next call on the same handle.
+ * Nothing else CBridge returns is the caller's to free.
  *
  * Errors: every call returns a `CB_Status`. On failure a human-readable message is left for
  * `CB_last_error()`, which is thread-local. No C++ exception ever crosses this header.
@@ -39,9 +40,6 @@ typedef enum CB_Status {
 /** The message of the last failure on this thread; borrowed, never NULL. */
 const char *CB_last_error(void);
 
-/** Releases a plain buffer returned by CBridge. NULL is allowed. */
-void CB_free(void *pointer);
-
 /**
  * Silences the libraries' own loggers for the whole process: OpenCV's (cv::utils::logging, which also carries
  * libtiff's warnings) and, with it, the lines libpng and libjpeg print for a damaged file they decode under
@@ -64,7 +62,7 @@ typedef struct CB_Rect {
     int x, y, width, height;
 } CB_Rect;
 
-/* ---- Image: a decoded picture, 8-bit BGR and grey (cv::Mat), each made on first use -------- */
+/* ---- Image: a decoded picture (BGR, or a video's I420 planes); BGR and grey made on first use */
 
 typedef struct CB_Image CB_Image;
 
@@ -209,30 +207,34 @@ typedef enum CB_Format {
 } CB_Format;
 
 typedef struct CB_BarcodeOptions {
-    int formats;       /* CB_Format flags; 0 means CB_FORMAT_DEFAULT (all but the opt-in ones) */
-    int try_harder;    /* zxing ReaderOptions::tryHarder; also second chances for the QR, PDF417, Data Matrix
-                          and Aztec formats asked for and not read (not in a region read): the image halved, then
-                          (images up to 640 px) doubled and binarised globally */
-    int try_rotate;    /* zxing ReaderOptions::tryRotate */
-    int try_inverted;  /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
-    int max_dimension; /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's
-                          limit of 65535 pixels a side */
-    int try_downscale; /* also zxing's own downscaled passes (ReaderOptions::tryDownscale) after the full-size
-                          one: halving low-passes a screen's moire and merges noisy modules; it costs a quarter
-                          more time a 720p frame for 0.2 % more of the corpora's codes */
-    int try_any_angle; /* also linear codes turned away from rows and columns: regions whose gradients all point
-                          one way (bars) are cut out upright and read again; a region holding a code already read
-                          is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
-                          of their bars' height. */
-    int try_equalised; /* also the 2-D codes of the image contrast-equalised (CLAHE on an 8 x 8 grid of
-                          tiles): codes whose modules differ by fewer grey levels than zxing-cpp's binariser takes
-                          for an edge (underexposed photos, a bright spot or glare setting the exposure). A read
-                          more. */
-    CB_Rect region;    /* read only this part of the image (clipped to it); width or height 0 = all of it.
-                          Quads stay in the whole image's pixels. Linear codes are looked for along the rows and
-                          columns a read of the whole image scans, not along every line of the region; 2-D codes
-                          get no second chances (try_harder): a region read is a video's, whose whole reads give
-                          them. */
+    int formats;             /* CB_Format flags; 0 means CB_FORMAT_DEFAULT (all but the opt-in ones) */
+    int try_harder;          /* zxing ReaderOptions::tryHarder */
+    int try_rotate;          /* zxing ReaderOptions::tryRotate */
+    int try_inverted;        /* also read the inverted picture, for light-on-dark codes (ReaderOptions::tryInvert) */
+    int max_dimension;       /* frames larger than this are downscaled by CBridge first; 0 = only beyond zxing-cpp's
+                                limit of 65535 pixels a side */
+    int try_downscale;       /* also zxing's own downscaled passes (ReaderOptions::tryDownscale) after the full-size
+                                one: halving low-passes a screen's moire and merges noisy modules; it costs a quarter
+                                more time a 720p frame for 0.2 % more of the corpora's codes */
+    int try_any_angle;       /* also linear codes turned away from rows and columns: regions whose gradients all point
+                                one way (bars) are cut out upright and read again; a region holding a code already read
+                                is skipped. Checksum-less formats (Code 39, Codabar, ITF) must read alike on two halves
+                                of their bars' height. */
+    int try_equalised;       /* also the 2-D codes of the image contrast-equalised (CLAHE on an 8 x 8 grid of
+                                tiles): codes whose modules differ by fewer grey levels than zxing-cpp's binariser takes
+                                for an edge (underexposed photos, a bright spot or glare setting the exposure). A read
+                                more. */
+    int try_second_chances;  /* also the QR, PDF417, Data Matrix and Aztec formats asked for that no read found,
+                                looked for again in the image halved, then (images up to 640 px) doubled and
+                                binarised globally */
+    CB_Rect region;          /* read only this part of the image (clipped to it); width or height 0 = all of it.
+                                Quads stay in the whole image's pixels. */
+    int along_picture_lines; /* with try_harder and a region: linear codes are looked for along the rows and
+                                columns a read of the whole image scans, not along the region's own (zxing-cpp
+                                spaces its lines by the size of what it reads: every line of a small region), so
+                                a code is read on the same lines, its quad on the same bars, whichever region holds
+                                it. Without try_harder zxing-cpp scans lines about the middle of what it reads,
+                                whatever its size, and this changes nothing. */
 } CB_BarcodeOptions;
 
 typedef struct CB_Barcode {

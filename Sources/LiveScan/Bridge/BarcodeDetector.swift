@@ -6,7 +6,9 @@ public protocol BarcodeDetector: Sendable {
 /// A detector that can also read just part of a frame: what reading a video only where it changed needs
 /// (`ChangeGatedBarcodeReader`).
 public protocol RegionBarcodeDetector: BarcodeDetector {
-    /// Reads only `region` of the frame (nil: all of it); bounds stay in the frame's pixels.
+    /// Reads only `region` of the frame (nil: all of it); bounds stay in the frame's pixels. A read of part of a
+    /// frame is a video's read of what changed since the frame's last whole read, and may leave to the whole reads
+    /// what they do anyway (`ZXingBarcodeDetector`: the second chances of 2-D codes).
     func detect(in frame: Frame, region: PixelRect?) throws -> [Observation]
 }
 
@@ -15,8 +17,8 @@ public struct BarcodeDetectorOptions: Sendable, Equatable {
     /// The symbologies to look for; empty = every one read by default (`Symbology.isReadByDefault`: all but
     /// `telepen` and `dxfilmedge`).
     public var symbologies: Set<Symbology>
-    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes; with it, the 2-D formats a frame's read did
-    /// not find but Micro QR get second chances (halved; doubled when small) (default true).
+    /// zxing-cpp `tryHarder`: slower, finds small and damaged codes; with it, the 2-D formats a whole read of a
+    /// frame did not find but Micro QR get second chances (halved; doubled when small) (default true).
     public var tryHarder: Bool
     /// zxing-cpp `tryRotate`: also reads codes turned by 90 degrees (default true, as ZXingReader).
     public var tryRotate: Bool

@@ -1,7 +1,8 @@
 import Foundation
 internal import CBridge
 
-/// A decoded 8-bit BGR picture held by CBridge (a `cv::Mat`); freed when the last reference goes.
+/// A decoded picture held by CBridge (`CB_Image`: 8-bit BGR, or a 4:2:0 video frame's planes as decoded; its grey
+/// and its colour made on first use); freed when the last reference goes.
 /// Immutable once made, so it is safe to share between threads.
 public final class FrameImage: @unchecked Sendable {
     let handle: OpaquePointer

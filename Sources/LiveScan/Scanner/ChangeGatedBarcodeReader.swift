@@ -14,7 +14,8 @@ import Foundation
 /// - the changed cells left, grown by a margin, form regions; a known code that was not found and touches a
 ///   region is read again with it, whole; the regions are read.
 /// Every `fullReadInterval` frames, or when most of the frame changed, the whole frame is read: that catches
-/// what cell means cannot see (a code coming into focus without its mean moving).
+/// what cell means cannot see (a code coming into focus without its mean moving), and gives 2-D codes the second
+/// chances a region read leaves to it (`RegionBarcodeDetector`).
 ///
 /// Whatever changed and is not a followed code is read, in every frame it changes: content that only moved is
 /// not skipped. A code on a hand-held sheet reads in the frames that happen to be sharp, so each changed frame

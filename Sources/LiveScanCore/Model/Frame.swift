@@ -13,7 +13,8 @@ public protocol FramePixels: AnyObject, Sendable {
 
 /// One decoded picture of a source: its pixels, its 0-based index in decode order and its media time.
 public struct Frame: Sendable {
-    /// The pixels (8-bit BGR in CBridge for every frame a LiveScan source decodes).
+    /// The pixels (for every frame a LiveScan source decodes, a `FrameImage` in CBridge: a 4:2:0 video's frames
+    /// as their decoder's planes, other pictures 8-bit BGR).
     public let image: any FramePixels
     /// 0-based index of the frame in the order the source decoded it.
     public let index: Int
