@@ -3,8 +3,8 @@ import Foundation
 
 /// One frame's observations: its barcodes (read here unless the read-ahead read them) and its text lines, the two
 /// side by side (one core each), each read by the strategy the scan's plan chose (`BarcodeReading`, `TextReading`);
-/// then the parts of structured-append sequences complete in this scan become their messages, and text inside a
-/// decoded code, pieces of lines and lines of kinds not asked for are dropped, and only what lies in the region of
+/// then the parts of structured-append sequences complete in this scan become their messages, and linear reads
+/// inside a 2-D code, text inside a decoded code, pieces of lines and lines of kinds not asked for are dropped, and only what lies in the region of
 /// interest is kept.
 struct FrameRecognizer {
     let barcodes: (any BarcodeReading)?
@@ -51,7 +51,7 @@ struct FrameRecognizer {
         if let error = results.error {
             throw error
         }
-        let codes = sequences.assemble(results.barcodes.withoutRepeatedCodes())
+        let codes = sequences.assemble(results.barcodes.withoutRepeatedCodes()).withoutReadsInsideCodes()
         let codeBounds = codes.map(\.bounds)
         var lines = results.lines.filter { !$0.bounds.isMostlyCovered(by: codeBounds) }.withoutPiecesOfLines()
         if let wanted = textContentTypes {

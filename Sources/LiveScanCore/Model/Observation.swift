@@ -69,6 +69,11 @@ extension [Observation] {
         return kept
     }
 
+    /// The codes of one frame without the linear reads that lie inside a 2-D code (`SameItem.isInsideCode`).
+    package func withoutReadsInsideCodes() -> [Observation] {
+        filter { read in !contains { SameItem.isInsideCode(read, $0) } }
+    }
+
     /// The text lines of one frame with the pieces of each line left out: a word that the locator also found on
     /// its own, or a second crop of the same label, lies mostly inside the whole line's box and reads as part of
     /// it. Of such readings the widest is the line; neighbouring lines of a page, which may overlap a little but

@@ -150,6 +150,14 @@ package struct SameItem: Sendable {
         hasSameIdentity(one, other) && one.bounds.intersectionOverUnion(other.bounds) > oneCodeOverlap
     }
 
+    /// A linear code's read that lies within a 2-D code read in the same frame (`withinShare` of its box inside):
+    /// a run of that code's modules, not a code of its own, which no symbol's modules can hold (a moving QR code's
+    /// modules read as two-digit ITF codes from slivers four pixels wide).
+    package static func isInsideCode(_ read: Observation, _ code: Observation) -> Bool {
+        read.kind == .barcode && code.kind == .barcode && read.symbology?.isTwoDimensional == false
+            && code.symbology?.isTwoDimensional == true && read.bounds.share(coveredBy: code.bounds) >= withinShare
+    }
+
     private static func hasSameIdentity(_ one: Observation, _ other: Observation) -> Bool {
         one.symbology == other.symbology && one.payloadData == other.payloadData
     }
