@@ -140,13 +140,21 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let outputError {
             return .stopped(Diagnostics.fail(outputError, code: .inputError))
         }
-        let skipped = source.unreadableImages
-        skipped.forEach(Diagnostics.report)
+        // What the source skipped is damage to report, as an error that ends the scan is: each an `Error:` line,
+        // exit 1. Frames skipped in a scan that then failed (a file cut short: its last frame is cut too) are in
+        // the end line; the failure is the one line that says what happened.
+        var damage = source.unreadableImages
+        if let undecodable = outcome?.framesUndecodable, undecodable > 0, outcome?.error == nil {
+            let frames = undecodable == 1 ? "1 frame did not decode and was skipped"
+                : "\(undecodable) frames did not decode and were skipped"
+            damage.append(.sourceDamaged(source: source.info.name, reason: frames + "; the rest was scanned"))
+        }
+        damage.forEach(Diagnostics.report)
         if let error = outcome?.error {
             Diagnostics.report(error)
             return .failed
         }
-        return skipped.isEmpty ? .ok : .failed
+        return damage.isEmpty ? .ok : .failed
     }
 
     /// The listing takes the screen when stdout is a terminal and a video is scanned, unless line output

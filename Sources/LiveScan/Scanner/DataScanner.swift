@@ -290,6 +290,7 @@ public final class DataScanner: @unchecked Sendable {
         feed.stop()  // before the source is asked anything more: its reader thread is done after this
         recognizer.stop()
         outcome.framesDropped = source.droppedFrames
+        outcome.framesUndecodable = source.undecodableFrames
         deliverTaps(last: true)
         endItems(tracker: &tracker, selection: &selection, frameIndex: max(outcome.lastFrameIndex, 0),
                  time: outcome.lastTime, file: nil)
