@@ -1,6 +1,6 @@
 /// The named, deterministic scenes the demo, the tests and the tracking benchmark use. Every preset keeps QR modules
-/// at 4 px or more, 1-D narrow bars at 2 px or more, text ink at least 24 px tall, and no two items' footprints overlap
-/// (`SceneRenderer.layoutProblems()` is empty). Every visible code decodes with
+/// at 4 px or more, 1-D narrow bars at 2 px or more, text ink at least 24 px tall, and no two items' footprints
+/// (`SceneRenderer.footprint(of:frame:)`) overlap inside the image. Every visible code decodes with
 /// zxing-cpp (1.4 when they were laid out, and 3.1) on the still PNGs; layouts stay as they were, so benchmark
 /// figures stay comparable.
 public enum ScenePreset: String, CaseIterable, Sendable {

@@ -44,8 +44,8 @@ public final class SceneRenderer {
     private var work: Canvas?
 
     /// Checks the scene, encodes its barcodes, measures its text and paints its background.
-    /// Throws `SceneError.invalidScene` for a malformed scene (see `layoutProblems()` for overlaps, which are not
-    /// an error here), `.unsupported` for a symbology zxing-cpp's writer cannot draw, `.io` for a missing font.
+    /// Throws `SceneError.invalidScene` for a malformed scene (items whose footprints overlap are not an error
+    /// here), `.unsupported` for a symbology zxing-cpp's writer cannot draw, `.io` for a missing font.
     public init(scene: Scene) throws {
         try Self.validate(scene)
         self.scene = scene
@@ -134,27 +134,6 @@ public final class SceneRenderer {
         return GroundTruth(
             width: scene.width, height: scene.height, fps: scene.fps, frameCount: frames.count, items: items,
             frames: frames.map(placements(frame:)))
-    }
-
-    /// Pairs of items whose footprints (see `footprint(of:frame:)`) overlap inside the image, with the first frame
-    /// in which they do; empty for a well-made scene. Every preset has none.
-    public func layoutProblems() -> [String] {
-        var problems: [String] = []
-        let items = scene.items
-        for first in items.indices {
-            for second in items.indices where second > first {
-                for frame in 0..<scene.frameCount {
-                    let a = footprint(of: items[first], frame: frame), b = footprint(of: items[second], frame: frame)
-                    if a.overlaps(b) && a.overlapsImage(width: scene.width, height: scene.height)
-                        && b.overlapsImage(width: scene.width, height: scene.height)
-                    {
-                        problems.append("\(items[first].id) and \(items[second].id) overlap in frame \(frame)")
-                        break
-                    }
-                }
-            }
-        }
-        return problems
     }
 
     // MARK: Rendering
