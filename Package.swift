@@ -43,7 +43,8 @@ let package = Package(
             path: "SceneRender",
             linkerSettings: (openCVModules + ["opencv_imgcodecs", "opencv_freetype", "m"]).map { .linkedLibrary($0) }
         ),
-        // Video files are written with LiveScan's own writer; everything drawn is SceneRender's.
+        // Video files are written with LiveScan's own writer; everything drawn is SceneRender's. No product: its
+        // API is `package`, for this package's demo, benchmarks and tests alone.
         .target(name: "LiveScanScenes", dependencies: ["SceneRender", "LiveScan"], path: "Sources/LiveScanScenes"),
         .executableTarget(name: "livescan-scenes", dependencies: ["LiveScanScenes"], path: "Sources/livescan-scenes"),
 

@@ -148,11 +148,12 @@ extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, 
     CB_REQUIRE(capture != nullptr && out_image != nullptr, "CB_Capture_read: NULL argument");
     *out_image = nullptr;
     if (capture->decoder != nullptr) {
-        // A stream that timed out or failed ends like a file: the Swift side tells the two apart by isLive.
         try {
             *out_image = capture->decoder->read(out_seconds);
         } catch (const cbridge::PictureTooLarge &error) {
             return cbridge::fail(CB_TOO_LARGE, error.what());
+        } catch (const cbridge::ReadFailure &error) {
+            return cbridge::fail(CB_OPEN_FAILED, error.what());
         }
         return *out_image != nullptr ? CB_OK : cbridge::fail(CB_END_OF_STREAM, "end of stream");
     }
@@ -173,6 +174,15 @@ extern "C" CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, 
         frame.convertTo(frame, CV_8U);
     }
     *out_image = new CB_Image{std::move(frame)};
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Capture_undecodable_frames(const CB_Capture *capture, int64_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(capture != nullptr && out_count != nullptr, "CB_Capture_undecodable_frames: NULL argument");
+    // A camera's frames come whole from V4L2, or not at all: none is refused by a decoder here.
+    *out_count = capture->decoder != nullptr ? capture->decoder->undecodableFrames() : 0;
     return CB_OK;
     CB_CATCH
 }

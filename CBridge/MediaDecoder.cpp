@@ -286,6 +286,7 @@ CB_Image *MediaDecoder::read(double *seconds) {
     deadline_.restart(options_.timeoutMs);
     AVCodecContext *context = codec_.get();
     int failedReads = 0;
+    int refusalsInARow = 0;
     for (;;) {
         int status = avcodec_receive_frame(context, frame_.get());
         if (oversizedWidth_ != 0) {
@@ -304,16 +305,33 @@ CB_Image *MediaDecoder::read(double *seconds) {
             }
             CB_Image *image = imageFrom(frame_.get());
             av_frame_unref(frame_.get());
+            ++framesRead_;
             return image;
         }
-        if (status == AVERROR_EOF || draining_) {
-            ended_ = true;  // once the input has ended, anything but a frame is the end
+        if (status == AVERROR_EOF || (draining_ && status == AVERROR(EAGAIN))) {
+            ended_ = true;
+            if (!inputFailure_.empty()) {
+                throw ReadFailure(inputFailure_);
+            }
             return nullptr;
         }
-        // EAGAIN: the decoder wants another packet. Any other error is one undecodable frame: go on, as OpenCV did.
+        if (status != AVERROR(EAGAIN)) {
+            // A frame the decoder refused (with frame threads its error comes out here, a few packets late): skipped
+            // and counted, as ffmpeg does; asked again, the decoder goes on with what follows. A decoder that only
+            // fails, whatever it is given, cannot go on.
+            ++refusedPackets_;
+            if (++refusalsInARow >= maxFailedReadsInARow) {
+                ended_ = true;
+                throw ReadFailure("decoding failed " + std::to_string(refusalsInARow) + " times in a row after frame " +
+                                  std::to_string(framesRead_) + ": " + describe(status));
+            }
+            continue;
+        }
+        // EAGAIN: the decoder wants another packet.
         if (deadline_.passed()) {
-            ended_ = true;  // a stream that trickles but never completes a frame
-            return nullptr;
+            // A stream that trickles but never completes a frame, or a file that stopped arriving.
+            drainAfterInputFailure(AVERROR_EXIT);
+            continue;
         }
         status = av_read_frame(format_.get(), packet_.get());
         if (status == AVERROR(EAGAIN)) {
@@ -323,19 +341,60 @@ CB_Image *MediaDecoder::read(double *seconds) {
             continue;  // a damaged or missing sample: the demuxer moves on to the next one
         }
         if (status < 0) {
-            // The end of the input, a read error or the deadline: hand out what the decoder still holds.
-            draining_ = true;
-            avcodec_send_packet(context, nullptr);
+            // The end of the input (a file cut short ends here too: every sample past the cut fails, and the caller
+            // compares the frames with those the container announced), or a read that failed: either way the
+            // decoder hands out what it still holds first. A demuxer may say end of file for a failed read, but
+            // the byte reader keeps the failure (avio marks an error as an end too, so its end alone proves nothing).
+            const int inputError = format_->pb != nullptr ? format_->pb->error : 0;
+            if (inputError < 0) {
+                drainAfterInputFailure(inputError);
+            } else if (status == AVERROR_EOF || status == AVERROR_INVALIDDATA ||
+                       (format_->pb != nullptr && avio_feof(format_->pb))) {
+                draining_ = true;
+                avcodec_send_packet(context, nullptr);
+            } else {
+                drainAfterInputFailure(status);
+            }
             continue;
         }
         failedReads = 0;
         if (packet_->stream_index == streamIndex_) {
-            // An undecodable packet is skipped (AVERROR_INVALIDDATA); the decoder carries on with the next. One
-            // whose picture was over the limit is refused by allocatePicture: the next turn of the loop throws.
-            avcodec_send_packet(context, packet_.get());
+            if ((packet_->flags & AV_PKT_FLAG_DISCARD) == 0) {
+                ++packetsSent_;
+            }
+            // One whose picture was over the limit is refused by allocatePicture: the next turn of the loop throws.
+            status = avcodec_send_packet(context, packet_.get());
+            if (status < 0 && status != AVERROR(EAGAIN) && status != AVERROR_EOF) {
+                // Decoding it failed (its data damaged): the packet is used up, the decoder goes on with the next.
+                ++refusedPackets_;
+            } else {
+                refusalsInARow = 0;
+            }
         }
         av_packet_unref(packet_.get());
     }
+}
+
+int64_t MediaDecoder::undecodableFrames() const {
+    // Until the decoder has been drained, frames still inside it (held for reordering) are not lost.
+    if (ended_ && refusedPackets_ > 0) {
+        return std::max(refusedPackets_, packetsSent_ - framesRead_);
+    }
+    return refusedPackets_;
+}
+
+void MediaDecoder::drainAfterInputFailure(int error) {
+    char text[160];
+    if (deadline_.passed()) {
+        std::snprintf(text, sizeof text, "no data arrived within %g s after frame %lld", options_.timeoutMs / 1000.0,
+                      static_cast<long long>(framesRead_));
+    } else {
+        std::snprintf(text, sizeof text, "reading failed after frame %lld: %s", static_cast<long long>(framesRead_),
+                      describe(error).c_str());
+    }
+    inputFailure_ = text;
+    draining_ = true;
+    avcodec_send_packet(codec_.get(), nullptr);
 }
 
 CB_Image *MediaDecoder::imageFrom(const AVFrame *frame) {

@@ -43,6 +43,12 @@ struct PictureTooLarge : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// What MediaDecoder::read throws when the input cannot go on (a read error, no data within the deadline), once the
+/// frames the decoder still held have been handed out; what() says after how many frames, and why.
+struct ReadFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 /// One video stream of a file or URL, decoded frame by frame. Not thread-safe: one reader at a time.
 /// Throws PictureTooLarge (from open and read) for a picture over the options' maxPixels.
 class MediaDecoder {
@@ -58,8 +64,17 @@ public:
     CB_CaptureInfo info() const;
 
     /// The next frame (I420 planes for 4:2:0 video, else BGR), and its media time in seconds from the stream's
-    /// start. nullptr once the source has ended, failed or timed out; it stays ended.
+    /// start. A frame the decoder refuses (a damaged stretch) is skipped and counted in undecodableFrames(), as
+    /// ffmpeg skips it, and the next one is decoded. nullptr once the input has ended; throws ReadFailure, after
+    /// the frames the decoder still held, when it cannot go on (a read error, nothing within the deadline). Either
+    /// way it stays ended.
     CB_Image *read(double *seconds);
+
+    /// The frames that did not decode: each packet of the video stream the decoder refused (its data damaged), and
+    /// once the input has ended after such a refusal, also the frames that depended on one and never came out (the
+    /// decoder drops them without a word: B-frames whose reference was refused). Packets that show no frame by design
+    /// are not counted: an edit list's discarded lead-in never, VP8's hidden frames in a stream nothing was refused in.
+    int64_t undecodableFrames() const;
 
 private:
     MediaDecoder() = default;
@@ -105,6 +120,9 @@ private:
     static int allocatePicture(AVCodecContext *context, AVFrame *frame, int flags);
 
     double framesPerSecond() const;
+    /// The input cannot go on (av_read_frame's `error`, or the deadline passed): notes why, for read() to throw
+    /// once the decoder has handed out the frames it still holds, and starts that drain.
+    void drainAfterInputFailure(int error);
     CB_Image *imageFrom(const AVFrame *frame);
     cv::Mat bgrFrom(const AVFrame *frame);
 
@@ -122,6 +140,10 @@ private:
     int rotationDegrees_ = 0;  // clockwise, 0/90/180/270: what the container's display matrix asks for
     bool draining_ = false;    // the demuxer has ended; the decoder is handing out the frames it still holds
     bool ended_ = false;
+    int64_t packetsSent_ = 0;     // packets of the video stream given to the decoder to show
+    int64_t framesRead_ = 0;      // frames handed out
+    int64_t refusedPackets_ = 0;  // packets the decoder refused (undecodableFrames())
+    std::string inputFailure_;    // why the input stopped early, thrown once the drain is done; empty at its end
     // Set by allocatePicture, on the decoder's thread, when it refused a picture: its width and height.
     std::atomic<long long> oversizedWidth_{0}, oversizedHeight_{0};
 };

@@ -158,10 +158,14 @@ void CB_Capture_delete(CB_Capture *capture);
 CB_Status CB_Capture_info(const CB_Capture *capture, CB_CaptureInfo *out_info);
 /**
  * Decodes the next frame into a new image and reports its media time in seconds.
- * CB_END_OF_STREAM when the source has no further frame; for files and streams also when a read failed or
- * timed out. Undecodable packets are skipped. CB_TOO_LARGE for a frame over the capture's pixel limit.
+ * CB_END_OF_STREAM when the source has no further frame. Files and streams: a frame the decoder refuses (a damaged
+ * stretch) is skipped, as ffmpeg skips it, and counted (CB_Capture_undecodable_frames); a read that fails (an I/O
+ * error, nothing within the timeout) is CB_OPEN_FAILED saying after which frame and why, once the frames the decoder
+ * still held have been handed out, never an end of stream. CB_TOO_LARGE for a frame over the capture's pixel limit.
  */
 CB_Status CB_Capture_read(CB_Capture *capture, CB_Image **out_image, double *out_seconds);
+/** The frames of a file or stream skipped so far because the decoder refused them; 0 for a camera. */
+CB_Status CB_Capture_undecodable_frames(const CB_Capture *capture, int64_t *out_count);
 
 /* ---- Barcodes: zxing-cpp 3.1 ReadBarcodes ------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 internal import SceneRender
 
 /// Why a scene could not be rendered or written.
-public enum SceneError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SceneError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The scene itself is wrong: overlapping items, a size out of range, contents a symbology cannot encode.
     case invalidScene(String)
     /// zxing-cpp's writer cannot draw the symbology, or no codec writes the file extension.
@@ -12,7 +12,7 @@ public enum SceneError: Error, Equatable, Sendable, CustomStringConvertible {
     case engine(String)
 
     /// The message alone, for an `Error: ...` line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidScene(let message), .unsupported(let message), .io(let message), .engine(let message): message
         }

@@ -2,49 +2,49 @@ import Foundation
 
 /// A point in continuous pixel coordinates: the origin is the top-left corner of the top-left pixel, x grows
 /// to the right and y downwards, so pixel (i, j) covers [i, i+1) x [j, j+1).
-public struct ScenePoint: Hashable, Sendable {
+package struct ScenePoint: Hashable, Sendable {
     /// Pixels from the left edge.
-    public var x: Double
+    package var x: Double
     /// Pixels from the top edge.
-    public var y: Double
+    package var y: Double
 
     /// The point (`x`, `y`).
-    public init(x: Double, y: Double) {
+    package init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 }
 
 /// A motion per frame, in pixels.
-public struct SceneVector: Hashable, Sendable {
+package struct SceneVector: Hashable, Sendable {
     /// Pixels to the right per frame.
-    public var dx: Double
+    package var dx: Double
     /// Pixels downwards per frame.
-    public var dy: Double
+    package var dy: Double
 
     /// The motion (`dx`, `dy`) per frame.
-    public init(dx: Double, dy: Double) {
+    package init(dx: Double, dy: Double) {
         self.dx = dx
         self.dy = dy
     }
 
     /// No motion.
-    public static let zero = SceneVector(dx: 0, dy: 0)
+    package static let zero = SceneVector(dx: 0, dy: 0)
 }
 
 /// An axis-aligned rectangle in integer pixels.
-public struct SceneRect: Hashable, Sendable {
+package struct SceneRect: Hashable, Sendable {
     /// The left edge.
-    public var x: Int
+    package var x: Int
     /// The top edge.
-    public var y: Int
+    package var y: Int
     /// Pixels across.
-    public var width: Int
+    package var width: Int
     /// Pixels down.
-    public var height: Int
+    package var height: Int
 
     /// The rectangle from (`x`, `y`), `width` x `height` pixels.
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -52,25 +52,25 @@ public struct SceneRect: Hashable, Sendable {
     }
 
     /// The same rectangle as a quad.
-    public var quad: SceneQuad {
+    package var quad: SceneQuad {
         SceneQuad(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
     }
 }
 
 /// Four corners of an upright symbol or text line wherever it lies in the image: topLeft, topRight, bottomRight,
 /// bottomLeft of the item itself (after a rotation, `topLeft` is still the symbol's own top-left corner).
-public struct SceneQuad: Hashable, Sendable {
+package struct SceneQuad: Hashable, Sendable {
     /// The item's own top-left corner.
-    public var topLeft: ScenePoint
+    package var topLeft: ScenePoint
     /// The item's own top-right corner.
-    public var topRight: ScenePoint
+    package var topRight: ScenePoint
     /// The item's own bottom-right corner.
-    public var bottomRight: ScenePoint
+    package var bottomRight: ScenePoint
     /// The item's own bottom-left corner.
-    public var bottomLeft: ScenePoint
+    package var bottomLeft: ScenePoint
 
     /// A quad from its four corners.
-    public init(topLeft: ScenePoint, topRight: ScenePoint, bottomRight: ScenePoint, bottomLeft: ScenePoint) {
+    package init(topLeft: ScenePoint, topRight: ScenePoint, bottomRight: ScenePoint, bottomLeft: ScenePoint) {
         self.topLeft = topLeft
         self.topRight = topRight
         self.bottomRight = bottomRight
@@ -78,14 +78,14 @@ public struct SceneQuad: Hashable, Sendable {
     }
 
     /// An axis-aligned quad.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.init(
             topLeft: ScenePoint(x: x, y: y), topRight: ScenePoint(x: x + width, y: y),
             bottomRight: ScenePoint(x: x + width, y: y + height), bottomLeft: ScenePoint(x: x, y: y + height))
     }
 
     /// A `width` x `height` rectangle centred on `center`, turned by `degrees` clockwise as seen in the image.
-    public init(center: ScenePoint, width: Double, height: Double, degrees: Double) {
+    package init(center: ScenePoint, width: Double, height: Double, degrees: Double) {
         let radians = degrees * .pi / 180
         let cosine = cos(radians), sine = sin(radians)
         func corner(_ u: Double, _ v: Double) -> ScenePoint {
@@ -99,21 +99,21 @@ public struct SceneQuad: Hashable, Sendable {
     }
 
     /// topLeft, topRight, bottomRight, bottomLeft.
-    public var corners: [ScenePoint] { [topLeft, topRight, bottomRight, bottomLeft] }
+    package var corners: [ScenePoint] { [topLeft, topRight, bottomRight, bottomLeft] }
 
     /// The mean of the corners.
-    public var center: ScenePoint {
+    package var center: ScenePoint {
         ScenePoint(x: corners.map(\.x).reduce(0, +) / 4, y: corners.map(\.y).reduce(0, +) / 4)
     }
 
     /// The smallest axis-aligned box holding the corners.
-    public var boundingBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    package var boundingBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let xs = range(of: corners.map(\.x)), ys = range(of: corners.map(\.y))
         return (xs.lower, ys.lower, xs.upper, ys.upper)
     }
 
     /// The quad moved by `offset`.
-    public func offset(by offset: SceneVector) -> SceneQuad {
+    package func offset(by offset: SceneVector) -> SceneQuad {
         func move(_ point: ScenePoint) -> ScenePoint { ScenePoint(x: point.x + offset.dx, y: point.y + offset.dy) }
         return SceneQuad(
             topLeft: move(topLeft), topRight: move(topRight), bottomRight: move(bottomRight),
@@ -121,7 +121,7 @@ public struct SceneQuad: Hashable, Sendable {
     }
 
     /// The quad grown outwards by `margin` pixels on every side, keeping its orientation.
-    public func expanded(by margin: Double) -> SceneQuad {
+    package func expanded(by margin: Double) -> SceneQuad {
         let across = unit(from: topLeft, to: topRight), down = unit(from: topLeft, to: bottomLeft)
         func push(_ point: ScenePoint, _ alongAcross: Double, _ alongDown: Double) -> ScenePoint {
             ScenePoint(
@@ -134,17 +134,17 @@ public struct SceneQuad: Hashable, Sendable {
     }
 
     /// Whether every corner lies inside `width` x `height` (edges included).
-    public func isInside(width: Int, height: Int) -> Bool {
+    package func isInside(width: Int, height: Int) -> Bool {
         corners.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x <= Double(width) && $0.y <= Double(height) }
     }
 
     /// Whether the two convex quads share some area (touching edges do not count). Separating-axis test.
-    public func overlaps(_ other: SceneQuad) -> Bool {
+    package func overlaps(_ other: SceneQuad) -> Bool {
         !(hasSeparatingAxis(from: self, other) || hasSeparatingAxis(from: other, self))
     }
 
     /// Whether the quad shares some area with the `width` x `height` image.
-    public func overlapsImage(width: Int, height: Int) -> Bool {
+    package func overlapsImage(width: Int, height: Int) -> Bool {
         overlaps(SceneQuad(x: 0, y: 0, width: Double(width), height: Double(height)))
     }
 }

@@ -17,22 +17,22 @@ import Foundation
 ///   intersects it: the items a scanner should report in that frame.
 /// - `symbology` uses `SceneSymbology`'s names: qr, microqr, datamatrix, aztec, pdf417, maxicode, ean13, ean8, upca,
 ///   upce, code128, code39, code93, codabar, itf, databar, databar-expanded.
-public struct GroundTruth: Codable, Hashable, Sendable {
+package struct GroundTruth: Codable, Hashable, Sendable {
     /// One item of the scene, as a scanner should report it.
-    public struct Item: Codable, Hashable, Sendable {
+    package struct Item: Codable, Hashable, Sendable {
         /// The stable ground-truth identity, e.g. "qr-1".
-        public var id: String
+        package var id: String
         /// "barcode" or "text".
-        public var kind: String
+        package var kind: String
         /// For barcodes: a `SceneSymbology` raw value.
-        public var symbology: String?
+        package var symbology: String?
         /// For barcodes: the encoded text. For EAN/UPC, with the check digit.
-        public var payload: String?
+        package var payload: String?
         /// For text lines: the rendered text.
-        public var transcript: String?
+        package var transcript: String?
 
         /// An item; give `symbology` and `payload` for a barcode, `transcript` for text.
-        public init(id: String, kind: String, symbology: String? = nil, payload: String? = nil,
+        package init(id: String, kind: String, symbology: String? = nil, payload: String? = nil,
                     transcript: String? = nil) {
             self.id = id
             self.kind = kind
@@ -43,23 +43,23 @@ public struct GroundTruth: Codable, Hashable, Sendable {
     }
 
     /// Where one item is in one frame.
-    public struct Placement: Codable, Hashable, Sendable {
+    package struct Placement: Codable, Hashable, Sendable {
         /// The `Item.id`.
-        public var item: String
+        package var item: String
         /// Four `[x, y]` corners: topLeft, topRight, bottomRight, bottomLeft.
-        public var bounds: [[Double]]
+        package var bounds: [[Double]]
         /// Entirely inside the frame and not intersecting an occluder present in the frame.
-        public var visible: Bool
+        package var visible: Bool
 
         /// A placement; the bounds are rounded to 1/1000 pixel.
-        public init(item: String, bounds: SceneQuad, visible: Bool) {
+        package init(item: String, bounds: SceneQuad, visible: Bool) {
             self.item = item
             self.bounds = bounds.corners.map { [Self.rounded($0.x), Self.rounded($0.y)] }
             self.visible = visible
         }
 
         /// The bounds as a quad.
-        public var quad: SceneQuad? {
+        package var quad: SceneQuad? {
             guard bounds.count == 4, bounds.allSatisfy({ $0.count == 2 }) else {
                 return nil
             }
@@ -71,17 +71,17 @@ public struct GroundTruth: Codable, Hashable, Sendable {
     }
 
     /// Frame width in pixels.
-    public var width: Int
+    package var width: Int
     /// Frame height in pixels.
-    public var height: Int
+    package var height: Int
     /// Frames per second.
-    public var fps: Double
+    package var fps: Double
     /// The number of frames, equal to `frames.count`.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Every item of the scene, in drawing order, whether or not it is ever inside the image.
-    public var items: [Item]
+    package var items: [Item]
     /// `frames[i]`: the placements in frame `i`.
-    public var frames: [[Placement]]
+    package var frames: [[Placement]]
 
     enum CodingKeys: String, CodingKey {
         case width, height, fps
@@ -90,7 +90,7 @@ public struct GroundTruth: Codable, Hashable, Sendable {
     }
 
     /// Ground truth from its parts.
-    public init(width: Int, height: Int, fps: Double, frameCount: Int, items: [Item], frames: [[Placement]]) {
+    package init(width: Int, height: Int, fps: Double, frameCount: Int, items: [Item], frames: [[Placement]]) {
         self.width = width
         self.height = height
         self.fps = fps
@@ -101,14 +101,14 @@ public struct GroundTruth: Codable, Hashable, Sendable {
 
     /// Compact JSON, UTF-8, keys sorted so the same scene always gives the same bytes, slashes unescaped so URLs
     /// read as written.
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
     /// Writes `jsonData()` to `path`; `SceneError.io` when the file cannot be written.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         do {
             try jsonData().write(to: URL(fileURLWithPath: path))
         } catch {
@@ -117,7 +117,7 @@ public struct GroundTruth: Codable, Hashable, Sendable {
     }
 
     /// Reads a ground-truth file; `SceneError.io` when it is missing or not ground truth.
-    public static func read(from path: String) throws -> GroundTruth {
+    package static func read(from path: String) throws -> GroundTruth {
         do {
             return try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {

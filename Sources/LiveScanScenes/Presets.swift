@@ -1,9 +1,9 @@
 /// The named, deterministic scenes the demo, the tests and the tracking benchmark use. Every preset keeps QR modules
-/// at 4 px or more, 1-D narrow bars at 2 px or more, text ink at least 24 px tall, and no two items' footprints overlap
-/// (`SceneRenderer.layoutProblems()` is empty). Every visible code decodes with
+/// at 4 px or more, 1-D narrow bars at 2 px or more, text ink at least 24 px tall, and no two items' footprints
+/// (`SceneRenderer.footprint(of:frame:)`) overlap inside the image. Every visible code decodes with
 /// zxing-cpp (1.4 when they were laid out, and 3.1) on the still PNGs; layouts stay as they were, so benchmark
 /// figures stay comparable.
-public enum ScenePreset: String, CaseIterable, Sendable {
+package enum ScenePreset: String, CaseIterable, Sendable {
     case demo
     case still720
     case still1080
@@ -13,7 +13,7 @@ public enum ScenePreset: String, CaseIterable, Sendable {
     case handheldLabels = "handheld-labels"
 
     /// One line for `livescan-scenes list`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .demo: "1280x720, 30 fps, 4 s: 3 QR, EAN-13, Code 128, 3 text lines drifting slowly; mild noise"
         case .still720: "one 1280x720 frame: 3 QR, EAN-13, Code 128, 6 text lines on light paper"
@@ -30,7 +30,7 @@ public enum ScenePreset: String, CaseIterable, Sendable {
     }
 
     /// The scene.
-    public var scene: Scene {
+    package var scene: Scene {
         switch self {
         case .demo: Self.makeDemo()
         case .still720: Self.makeStill720()

@@ -2,13 +2,13 @@ import Foundation
 
 /// Barcode symbology names as the ground truth spells them. zxing-cpp's writer can draw all but `microqr`,
 /// `maxicode`, `databar` and `databarExpanded`: rendering those fails with `SceneError.unsupported`.
-public enum SceneSymbology: String, CaseIterable, Sendable, Codable {
+package enum SceneSymbology: String, CaseIterable, Sendable, Codable {
     case qr, microqr, datamatrix, aztec, pdf417, maxicode
     case ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, databar
     case databarExpanded = "databar-expanded"
 
     /// Whether the symbology is a 1-D (linear) code, whose bar height the scene chooses.
-    public var isLinear: Bool {
+    package var isLinear: Bool {
         switch self {
         case .qr, .microqr, .datamatrix, .aztec, .pdf417, .maxicode: false
         default: true
@@ -17,48 +17,48 @@ public enum SceneSymbology: String, CaseIterable, Sendable, Codable {
 }
 
 /// A colour with 8-bit channels.
-public struct SceneColor: Hashable, Sendable {
+package struct SceneColor: Hashable, Sendable {
     /// Red, 0...255.
-    public var red: UInt8
+    package var red: UInt8
     /// Green, 0...255.
-    public var green: UInt8
+    package var green: UInt8
     /// Blue, 0...255.
-    public var blue: UInt8
+    package var blue: UInt8
 
     /// The colour (`red`, `green`, `blue`).
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// A grey of `level` (0 black ... 255 white).
-    public init(gray level: UInt8) {
+    package init(gray level: UInt8) {
         self.init(red: level, green: level, blue: level)
     }
 
     /// Black, 0/0/0.
-    public static let black = SceneColor(gray: 0)
+    package static let black = SceneColor(gray: 0)
     /// White, 255/255/255.
-    public static let white = SceneColor(gray: 255)
+    package static let white = SceneColor(gray: 255)
 }
 
 /// The typefaces a text line can use: DejaVu, from Debian's fonts-dejavu-core.
-public enum SceneFont: String, CaseIterable, Sendable {
+package enum SceneFont: String, CaseIterable, Sendable {
     case sans = "DejaVuSans.ttf"
     case sansBold = "DejaVuSans-Bold.ttf"
     case serif = "DejaVuSerif.ttf"
     case mono = "DejaVuSansMono.ttf"
 
     /// Where Debian 12's fonts-dejavu-core installs the faces.
-    public static let directory = "/usr/share/fonts/truetype/dejavu"
+    package static let directory = "/usr/share/fonts/truetype/dejavu"
 
     /// The font file.
-    public var path: String { "\(SceneFont.directory)/\(rawValue)" }
+    package var path: String { "\(SceneFont.directory)/\(rawValue)" }
 }
 
 /// What an item shows.
-public enum SceneContent: Hashable, Sendable {
+package enum SceneContent: Hashable, Sendable {
     /// A barcode drawn black on white with a quiet zone. `moduleSize` is the width of one module (the narrowest bar
     /// of a 1-D code) in pixels; `barHeight` is the bar height of a 1-D code in pixels and is ignored for 2-D codes.
     case barcode(symbology: SceneSymbology, payload: String, moduleSize: Double, barHeight: Double = 0)
@@ -66,7 +66,7 @@ public enum SceneContent: Hashable, Sendable {
     case text(transcript: String, pixelHeight: Int, font: SceneFont = .sans)
 
     /// "barcode" or "text", as the ground truth spells it.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .barcode: "barcode"
         case .text: "text"
@@ -76,45 +76,45 @@ public enum SceneContent: Hashable, Sendable {
 
 /// Where an item is: its centre at frame 0 plus a constant drift per frame. An item may start outside the image and
 /// drift in, or drift out; it is in a frame's ground truth whenever some of it is inside the image.
-public struct SceneTrajectory: Hashable, Sendable {
+package struct SceneTrajectory: Hashable, Sendable {
     /// The centre at frame 0, in pixels.
-    public var start: ScenePoint
+    package var start: ScenePoint
     /// The motion per frame, in pixels.
-    public var velocity: SceneVector
+    package var velocity: SceneVector
 
     /// A trajectory through `start` at frame 0; default: standing still.
-    public init(start: ScenePoint, velocity: SceneVector = .zero) {
+    package init(start: ScenePoint, velocity: SceneVector = .zero) {
         self.start = start
         self.velocity = velocity
     }
 
     /// A trajectory that is at `point` in frame `frame`.
-    public init(at point: ScenePoint, frame: Int, velocity: SceneVector) {
+    package init(at point: ScenePoint, frame: Int, velocity: SceneVector) {
         self.init(
             start: ScenePoint(x: point.x - velocity.dx * Double(frame), y: point.y - velocity.dy * Double(frame)),
             velocity: velocity)
     }
 
     /// The centre in frame `frame`.
-    public func center(frame: Int) -> ScenePoint {
+    package func center(frame: Int) -> ScenePoint {
         ScenePoint(x: start.x + velocity.dx * Double(frame), y: start.y + velocity.dy * Double(frame))
     }
 }
 
 /// A label printed behind a text line, as on shelves, parcels and boards: a filled rectangle around the line's ink
 /// and, optionally, a frame line at its edge. Scanners must read the line, not the label's edge or frame.
-public struct SceneLabel: Hashable, Sendable {
+package struct SceneLabel: Hashable, Sendable {
     /// The label's colour.
-    public var fill: SceneColor
+    package var fill: SceneColor
     /// A printed frame along the label's edge; nil for none.
-    public var frame: SceneColor?
+    package var frame: SceneColor?
     /// The frame line's width in pixels.
-    public var frameWidth: Int
+    package var frameWidth: Int
     /// The label's margin around the ink, in text heights (pixel heights of the font).
-    public var margin: Double
+    package var margin: Double
 
     /// A label; default: no frame, a margin of 0.35 text heights.
-    public init(fill: SceneColor, frame: SceneColor? = nil, frameWidth: Int = 2, margin: Double = 0.35) {
+    package init(fill: SceneColor, frame: SceneColor? = nil, frameWidth: Int = 2, margin: Double = 0.35) {
         self.fill = fill
         self.frame = frame
         self.frameWidth = frameWidth
@@ -123,22 +123,22 @@ public struct SceneLabel: Hashable, Sendable {
 }
 
 /// One barcode or text line with a stable ground-truth identity.
-public struct SceneItem: Hashable, Sendable {
+package struct SceneItem: Hashable, Sendable {
     /// The ground-truth identity, e.g. "qr-1"; unique within a scene.
-    public var id: String
+    package var id: String
     /// The barcode or text line, with its size.
-    public var content: SceneContent
+    package var content: SceneContent
     /// Where its centre is in each frame.
-    public var trajectory: SceneTrajectory
+    package var trajectory: SceneTrajectory
     /// Rotation of a barcode in degrees, clockwise as seen in the image; text lines are always horizontal.
-    public var rotation: Double
+    package var rotation: Double
     /// Bars and modules of a barcode, glyphs of a text line. Default near-black.
-    public var ink: SceneColor
+    package var ink: SceneColor
     /// Text lines: the label behind the line; nil draws the line straight on the background.
-    public var label: SceneLabel?
+    package var label: SceneLabel?
 
     /// An item; default: upright, near-black ink, no label.
-    public init(
+    package init(
         id: String, content: SceneContent, trajectory: SceneTrajectory, rotation: Double = 0,
         ink: SceneColor = SceneColor(gray: 20), label: SceneLabel? = nil
     ) {
@@ -151,7 +151,7 @@ public struct SceneItem: Hashable, Sendable {
     }
 
     /// A barcode item.
-    public static func barcode(
+    package static func barcode(
         _ id: String, _ symbology: SceneSymbology, _ payload: String, moduleSize: Double, barHeight: Double = 0,
         at center: ScenePoint, velocity: SceneVector = .zero, rotation: Double = 0
     ) -> SceneItem {
@@ -162,7 +162,7 @@ public struct SceneItem: Hashable, Sendable {
     }
 
     /// A text item.
-    public static func text(
+    package static func text(
         _ id: String, _ transcript: String, pixelHeight: Int, font: SceneFont = .sans, at center: ScenePoint,
         velocity: SceneVector = .zero, ink: SceneColor = SceneColor(gray: 25), label: SceneLabel? = nil
     ) -> SceneItem {
@@ -173,16 +173,16 @@ public struct SceneItem: Hashable, Sendable {
 }
 
 /// A solid rectangle drawn over everything during `frames`: a hand or another object hiding what is behind it.
-public struct SceneOccluder: Hashable, Sendable {
+package struct SceneOccluder: Hashable, Sendable {
     /// Where it is, in pixels; it does not move.
-    public var rect: SceneRect
+    package var rect: SceneRect
     /// The frames in which the occluder is present.
-    public var frames: Range<Int>
+    package var frames: Range<Int>
     /// Its solid colour; default a skin-like brown.
-    public var color: SceneColor
+    package var color: SceneColor
 
     /// An occluder over `rect` during `frames`.
-    public init(rect: SceneRect, frames: Range<Int>, color: SceneColor = SceneColor(red: 150, green: 120, blue: 105)) {
+    package init(rect: SceneRect, frames: Range<Int>, color: SceneColor = SceneColor(red: 150, green: 120, blue: 105)) {
         self.rect = rect
         self.frames = frames
         self.color = color
@@ -190,20 +190,20 @@ public struct SceneOccluder: Hashable, Sendable {
 }
 
 /// The surface the items lie on: a paper-like texture with optional stray lines. It does not move.
-public struct SceneBackground: Hashable, Sendable {
+package struct SceneBackground: Hashable, Sendable {
     /// The mean colour.
-    public var color: SceneColor
+    package var color: SceneColor
     /// Peak deviation of the texture from `color`, 0...128; 0 is a flat colour.
-    public var contrast: Int
+    package var contrast: Int
     /// Soft blotches in the texture.
-    public var blotchCount: Int
+    package var blotchCount: Int
     /// Thin random lines across the image, drawn under the items.
-    public var strayLineCount: Int
+    package var strayLineCount: Int
     /// The mean colour of the stray lines.
-    public var strayLineColor: SceneColor
+    package var strayLineColor: SceneColor
 
     /// A background; default: flat `color`, no stray lines.
-    public init(
+    package init(
         color: SceneColor, contrast: Int = 0, blotchCount: Int = 0, strayLineCount: Int = 0,
         strayLineColor: SceneColor = SceneColor(gray: 110)
     ) {
@@ -215,42 +215,42 @@ public struct SceneBackground: Hashable, Sendable {
     }
 
     /// Flat white.
-    public static let white = SceneBackground(color: .white)
+    package static let white = SceneBackground(color: .white)
     /// Light paper with a faint texture.
-    public static let paper = SceneBackground(color: SceneColor(red: 236, green: 232, blue: 224), contrast: 14,
+    package static let paper = SceneBackground(color: SceneColor(red: 236, green: 232, blue: 224), contrast: 14,
                                               blotchCount: 60)
 }
 
 /// A complete synthetic scene: the same scene and seed always render the same pixels and ground truth.
-public struct Scene: Hashable, Sendable {
+package struct Scene: Hashable, Sendable {
     /// A short name, e.g. the preset's.
-    public var name: String
+    package var name: String
     /// Frame width in pixels.
-    public var width: Int
+    package var width: Int
     /// Frame height in pixels.
-    public var height: Int
+    package var height: Int
     /// Frames per second of a written video and of the ground truth.
-    public var fps: Double
+    package var fps: Double
     /// The number of frames; 1 for a still.
-    public var frameCount: Int
+    package var frameCount: Int
     /// The static surface behind the items.
-    public var background: SceneBackground
+    package var background: SceneBackground
     /// Drawn in order; later items would cover earlier ones, but presets never let items overlap.
-    public var items: [SceneItem]
+    package var items: [SceneItem]
     /// Rectangles drawn over the items in some frames.
-    public var occluders: [SceneOccluder]
+    package var occluders: [SceneOccluder]
     /// Standard deviation of the Gaussian sensor noise added to every frame, in 8-bit levels; 0 for none.
-    public var noiseSigma: Double
+    package var noiseSigma: Double
     /// Standard deviation of the Gaussian blur (defocus) applied to every frame before the noise; 0 for none.
-    public var blurSigma: Double
+    package var blurSigma: Double
     /// Seeds the background texture, the stray lines and the per-frame noise.
-    public var seed: UInt64
+    package var seed: UInt64
     /// A hand holding the camera: every item is offset, frame by frame, along a smooth random path of up to this
     /// many pixels each way (reproducible from `seed`); 0 for a camera on a stand.
-    public var shake: Double
+    package var shake: Double
 
     /// A scene; default: one frame at 30 fps on white, no noise, no blur, seed 1.
-    public init(
+    package init(
         name: String, width: Int, height: Int, fps: Double = 30, frameCount: Int = 1,
         background: SceneBackground = .white, items: [SceneItem] = [], occluders: [SceneOccluder] = [],
         noiseSigma: Double = 0, blurSigma: Double = 0, seed: UInt64 = 1, shake: Double = 0
@@ -271,7 +271,7 @@ public struct Scene: Hashable, Sendable {
 
     /// The hand's offset in frame `frame`: two slow sines per axis (periods of about 1.3 s and 0.4 s at 30 fps),
     /// phases from the seed, as hand tremor and sway add up.
-    public func shakeOffset(frame: Int) -> SceneVector {
+    package func shakeOffset(frame: Int) -> SceneVector {
         guard shake > 0 else { return .zero }
         func phase(_ index: UInt64) -> Double {
             let bits: UInt64 = ((seed &+ index) &* 0x9E37_79B9_7F4A_7C15) >> 11

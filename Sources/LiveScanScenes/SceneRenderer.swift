@@ -2,16 +2,16 @@ import LiveScan
 internal import SceneRender
 
 /// One rendered frame: `height` rows of `width` packed 8-bit BGR pixels, no padding.
-public struct RenderedFrame: Hashable, Sendable {
+package struct RenderedFrame: Hashable, Sendable {
     /// Pixels across.
-    public let width: Int
+    package let width: Int
     /// Pixels down.
-    public let height: Int
+    package let height: Int
     /// `width * height * 3` bytes, blue first.
-    public let pixels: [UInt8]
+    package let pixels: [UInt8]
 
     /// A frame from packed BGR rows.
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -19,23 +19,23 @@ public struct RenderedFrame: Hashable, Sendable {
 }
 
 /// A single rendered picture with its scene and ground truth, from `SceneRenderer.still`.
-public struct RenderedStill: Sendable {
+package struct RenderedStill: Sendable {
     /// The one-frame scene that was rendered; give it to a `SceneRenderer` to write it as a file.
-    public let scene: Scene
+    package let scene: Scene
     /// The pixels.
-    public let frame: RenderedFrame
+    package let frame: RenderedFrame
     /// The one-frame ground truth.
-    public let truth: GroundTruth
+    package let truth: GroundTruth
     /// Where the one item is.
-    public let bounds: SceneQuad
+    package let bounds: SceneQuad
 }
 
 /// Renders the frames of a `Scene` (SceneRender: OpenCV, zxing-cpp's writer, FreeType) and derives its ground truth
 /// from the same geometry the drawing uses. Encodes every barcode and loads every font once, at `init`.
 /// Not thread-safe: use one renderer per thread.
-public final class SceneRenderer {
+package final class SceneRenderer {
     /// The scene being rendered.
-    public let scene: Scene
+    package let scene: Scene
 
     private let barcodes: [String: EncodedBarcode]
     private let textSizes: [String: (width: Int, height: Int)]
@@ -44,9 +44,9 @@ public final class SceneRenderer {
     private var work: Canvas?
 
     /// Checks the scene, encodes its barcodes, measures its text and paints its background.
-    /// Throws `SceneError.invalidScene` for a malformed scene (see `layoutProblems()` for overlaps, which are not
-    /// an error here), `.unsupported` for a symbology zxing-cpp's writer cannot draw, `.io` for a missing font.
-    public init(scene: Scene) throws {
+    /// Throws `SceneError.invalidScene` for a malformed scene (items whose footprints overlap are not an error
+    /// here), `.unsupported` for a symbology zxing-cpp's writer cannot draw, `.io` for a missing font.
+    package init(scene: Scene) throws {
         try Self.validate(scene)
         self.scene = scene
         var barcodes: [String: EncodedBarcode] = [:]
@@ -72,7 +72,7 @@ public final class SceneRenderer {
     // MARK: Geometry and ground truth
 
     /// The item's corners in `frame`: the barcode's modules without quiet zone, or the text's ink box.
-    public func bounds(of item: SceneItem, frame: Int) -> SceneQuad {
+    package func bounds(of item: SceneItem, frame: Int) -> SceneQuad {
         let path = item.trajectory.center(frame: frame), hand = scene.shakeOffset(frame: frame)
         let center = ScenePoint(x: path.x + hand.dx, y: path.y + hand.dy)
         switch item.content {
@@ -94,7 +94,7 @@ public final class SceneRenderer {
 
     /// The area an item needs to itself: a barcode with its quiet zone, a text line with a margin of a fifth of its
     /// height. Items whose footprints overlap would disturb each other's decoding.
-    public func footprint(of item: SceneItem, frame: Int) -> SceneQuad {
+    package func footprint(of item: SceneItem, frame: Int) -> SceneQuad {
         let quad = bounds(of: item, frame: frame)
         switch item.content {
         case .barcode(let symbology, _, let moduleSize, _):
@@ -105,7 +105,7 @@ public final class SceneRenderer {
     }
 
     /// Where every item at least partly inside frame `frame` is, and whether a scanner should see it.
-    public func placements(frame: Int) -> [GroundTruth.Placement] {
+    package func placements(frame: Int) -> [GroundTruth.Placement] {
         let present = scene.occluders.filter { $0.frames.contains(frame) }.map(\.rect.quad)
         return scene.items.compactMap { item in
             let quad = bounds(of: item, frame: frame)
@@ -119,7 +119,7 @@ public final class SceneRenderer {
     }
 
     /// The ground truth of frames `frames` (default: the whole scene), renumbered from 0; renders nothing.
-    public func groundTruth(frames: Range<Int>? = nil) -> GroundTruth {
+    package func groundTruth(frames: Range<Int>? = nil) -> GroundTruth {
         let frames = frames ?? 0..<scene.frameCount
         let items = scene.items.map { item -> GroundTruth.Item in
             switch item.content {
@@ -136,37 +136,16 @@ public final class SceneRenderer {
             frames: frames.map(placements(frame:)))
     }
 
-    /// Pairs of items whose footprints (see `footprint(of:frame:)`) overlap inside the image, with the first frame
-    /// in which they do; empty for a well-made scene. Every preset has none.
-    public func layoutProblems() -> [String] {
-        var problems: [String] = []
-        let items = scene.items
-        for first in items.indices {
-            for second in items.indices where second > first {
-                for frame in 0..<scene.frameCount {
-                    let a = footprint(of: items[first], frame: frame), b = footprint(of: items[second], frame: frame)
-                    if a.overlaps(b) && a.overlapsImage(width: scene.width, height: scene.height)
-                        && b.overlapsImage(width: scene.width, height: scene.height)
-                    {
-                        problems.append("\(items[first].id) and \(items[second].id) overlap in frame \(frame)")
-                        break
-                    }
-                }
-            }
-        }
-        return problems
-    }
-
     // MARK: Rendering
 
     /// Renders frame `frame` (0-based, below `scene.frameCount`).
-    public func render(frame: Int) throws -> RenderedFrame {
+    package func render(frame: Int) throws -> RenderedFrame {
         let canvas = try draw(frame: frame)
         return RenderedFrame(width: scene.width, height: scene.height, pixels: try canvas.pixels())
     }
 
     /// Renders frame `frame` into an image file whose extension picks the format (.png, .jpg, .bmp; cv::imwrite).
-    public func writeImage(frame: Int = 0, to path: String) throws {
+    package func writeImage(frame: Int = 0, to path: String) throws {
         try draw(frame: frame).write(to: path)
     }
 
@@ -194,7 +173,7 @@ public final class SceneRenderer {
     /// (.mp4/.mkv/.mov: H.264 "avc1", else "mp4v"; .avi: Motion JPEG "MJPG"). `progress` gets each frame index
     /// after it is written.
     @discardableResult
-    public func writeVideo(to path: String, progress: ((Int) -> Void)? = nil) throws -> String {
+    package func writeVideo(to path: String, progress: ((Int) -> Void)? = nil) throws -> String {
         do {
             let writer = try LiveScan.VideoWriter(path: path, fps: scene.fps, width: scene.width,
                                                   height: scene.height)
@@ -356,7 +335,7 @@ public final class SceneRenderer {
 extension SceneRenderer {
     /// One barcode on a white background with `margin` pixels around its quiet zone, for recognition tests.
     /// `barHeight` applies to linear codes only.
-    public static func still(
+    package static func still(
         symbology: SceneSymbology, payload: String, moduleSize: Double = 4, barHeight: Double = 80,
         rotation: Double = 0, margin: Int = 40
     ) throws -> RenderedStill {
@@ -367,7 +346,7 @@ extension SceneRenderer {
     }
 
     /// One line of text on a white background with `margin` pixels around its ink, for recognition tests.
-    public static func still(text: String, pixelHeight: Int = 32, font: SceneFont = .sans, margin: Int = 40)
+    package static func still(text: String, pixelHeight: Int = 32, font: SceneFont = .sans, margin: Int = 40)
         throws -> RenderedStill
     {
         try still(item: .text("text-1", text, pixelHeight: pixelHeight, font: font, at: ScenePoint(x: 0, y: 0)),

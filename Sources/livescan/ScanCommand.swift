@@ -55,7 +55,52 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         case ok, failed, stopped(ExitCode)
     }
 
+    /// One scan of `paths`: its source opened, its scanner and outputs configured, run to its end, and finished.
     private func scan(_ paths: [String], interruption: SignalWatcher) -> SourceResult {
+        let opened: OpenedSource
+        switch open(paths, interruption: interruption) {
+        case let .opened(source):
+            opened = source
+        case let .ended(result):
+            return result
+        }
+        let scan = configure(opened)
+        do {
+            try scan.scanner.startScanning(opened.source)
+        } catch let error as ScanError {
+            if case .modelMissing = error {
+                return .stopped(Diagnostics.fail(error, code: .usage))
+            }
+            return .stopped(Diagnostics.fail(error, code: .inputError))
+        } catch {
+            return .stopped(Diagnostics.fail(error, code: .inputError))
+        }
+        lock.withLock { activeScanner = scan.scanner }
+        if interruption.caughtSignal != nil {
+            // The signal came before there was a scanner to stop.
+            scan.scanner.requestStop(.interrupted)
+        }
+        scan.listing?.start()
+        let outcome = scan.scanner.waitUntilFinished()
+        lock.withLock { activeScanner = nil }
+        return finish(scan, source: opened.source, outcome: outcome)
+    }
+
+    /// A source open to scan, with the region of interest in its frame's pixels.
+    private struct OpenedSource {
+        let source: FrameSource
+        let isImages: Bool
+        let region: Bounds?
+    }
+
+    /// What opening gave: a source to scan, or the result of a scan that ends before it starts.
+    private enum Opening {
+        case opened(OpenedSource)
+        case ended(SourceResult)
+    }
+
+    /// Opens `paths`, places `--roi` in its frame and, with the source open, the event log.
+    private func open(_ paths: [String], interruption: SignalWatcher) -> Opening {
         let source: FrameSource
         let isImages: Bool
         switch openSource(paths, interruption: interruption) {
@@ -63,9 +108,9 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             (source, isImages) = opened
         case let .failure(error):
             Diagnostics.report(error)
-            return .failed
+            return .ended(.failed)
         case nil:
-            return .stopped(ExitCode(signal: interruption.caughtSignal ?? SIGINT))
+            return .ended(.stopped(ExitCode(signal: interruption.caughtSignal ?? SIGINT)))
         }
         var region: Bounds?
         if let roi = options.regionOfInterest {
@@ -73,7 +118,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 source.close()
                 let size = "\(source.info.width)x\(source.info.height)"
                 let error = UsageError(message: "--roi lies outside the \(size) frame of \(source.info.name)")
-                return .stopped(Diagnostics.usage(error))
+                return .ended(.stopped(Diagnostics.usage(error)))
             }
             region = inFrame
         }
@@ -84,11 +129,24 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                                                                  replacingAnyFile: options.replacesAnyFile),
                                           escapesForTerminal: eventsPath == "-" && Terminal.isInteractive)
             } catch {
-                return .stopped(Diagnostics.fail(error, code: .inputError))
+                return .ended(.stopped(Diagnostics.fail(error, code: .inputError)))
             }
         }
+        return .opened(OpenedSource(source: source, isImages: isImages, region: region))
+    }
+
+    /// A scan ready to start: its scanner, and the outputs that show it beside `presenters`.
+    private struct ConfiguredScan {
+        let scanner: DataScanner
+        let listing: LiveListing?
+        let annotated: AnnotatedOutput?
+    }
+
+    /// The scanner for `opened`, as the options ask, with this command as its delegate, and the presenters.
+    private func configure(_ opened: OpenedSource) -> ConfiguredScan {
+        let (source, region) = (opened.source, opened.region)
         // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
-        let showsListing = wantsListing(isImages: isImages)
+        let showsListing = wantsListing(isImages: opened.isImages)
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
                                   recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing)
         scanner.trackerConfiguration = options.tracker
@@ -98,40 +156,28 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let listing = showsListing
             ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region)
             : nil
-        presenters = makePresenters(listing: listing, source: source.info, isImages: isImages)
+        presenters = makePresenters(listing: listing, source: source.info, isImages: opened.isImages)
         let annotated = options.annotatePath.map {
             AnnotatedOutput(path: $0, source: source.info, regionOfInterest: region)
         }
         if let annotated {
             presenters.append(annotated)
         }
-        do {
-            try scanner.startScanning(source)
-        } catch let error as ScanError {
-            if case .modelMissing = error {
-                return .stopped(Diagnostics.fail(error, code: .usage))
-            }
-            return .stopped(Diagnostics.fail(error, code: .inputError))
-        } catch {
-            return .stopped(Diagnostics.fail(error, code: .inputError))
-        }
-        lock.withLock { activeScanner = scanner }
-        if interruption.caughtSignal != nil {
-            // The signal came before there was a scanner to stop.
-            scanner.requestStop(.interrupted)
-        }
-        listing?.start()
-        let outcome = scanner.waitUntilFinished()
-        lock.withLock { activeScanner = nil }
-        if let listing {
+        return ConfiguredScan(scanner: scanner, listing: listing, annotated: annotated)
+    }
+
+    /// After the scan: the listing's record of what it found, the annotated output closed, and every failure and
+    /// damage reported; the scan's result.
+    private func finish(_ scan: ConfiguredScan, source: FrameSource, outcome: ScanOutcome?) -> SourceResult {
+        if let listing = scan.listing {
             // The listing's screen is gone: leave zbarimg's record of what was found behind.
             try? FindingLines(output: standardOutput, raw: options.raw, names: names(source.info))
                 .print(listing.found, file: nil)
         }
         do {
-            try annotated?.finish()
+            try scan.annotated?.finish()
         } catch {
-            recordOutputError(error, scanner: scanner)
+            recordOutputError(error, scanner: scan.scanner)
         }
         if case .outputClosed = outputError {
             // `livescan scan ... | head`: the reader has what it wanted; end quietly.
@@ -140,13 +186,21 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         if let outputError {
             return .stopped(Diagnostics.fail(outputError, code: .inputError))
         }
-        let skipped = source.unreadableImages
-        skipped.forEach(Diagnostics.report)
+        // What the source skipped is damage to report, as an error that ends the scan is: each an `Error:` line,
+        // exit 1. Frames skipped in a scan that then failed (a file cut short: its last frame is cut too) are in
+        // the end line; the failure is the one line that says what happened.
+        var damage = source.unreadableImages
+        if let undecodable = outcome?.framesUndecodable, undecodable > 0, outcome?.error == nil {
+            let frames = undecodable == 1 ? "1 frame did not decode and was skipped"
+                : "\(undecodable) frames did not decode and were skipped"
+            damage.append(.sourceDamaged(source: source.info.name, reason: frames + "; the rest was scanned"))
+        }
+        damage.forEach(Diagnostics.report)
         if let error = outcome?.error {
             Diagnostics.report(error)
             return .failed
         }
-        return skipped.isEmpty ? .ok : .failed
+        return damage.isEmpty ? .ok : .failed
     }
 
     /// The listing takes the screen when stdout is a terminal and a video is scanned, unless line output

@@ -99,6 +99,43 @@ import LiveScanTestSupport
         }
     }
 
+    /// A stretch in the middle of the file overwritten, as a bad sector or a broken copy leaves it: the frames whose
+    /// data it held, and those that depended on them, do not decode and are skipped and counted (as ffmpeg skips
+    /// them), and the frames after it are still read, with their own pixels and times, to the end of the file.
+    @Test(.enabled(if: Self.ffmpeg != nil)) func framesThatDoNotDecodeAreSkippedAndCountedAndTheRestRead() throws {
+        // A key frame every 8 frames, so that the frames after the damage decode whole again.
+        let keyed = folder.appendingPathComponent("keyed.mp4").path
+        try runFFmpeg(["-i", video, "-c:v", "libx264", "-g", "8", "-threads", "1", keyed])
+        let damaged = folder.appendingPathComponent("damaged.mp4").path
+        try Self.overwriteMiddle(of: keyed, into: damaged)
+        let source = try VideoSource(path: damaged)
+        let frames = try readAll(source)  // to the end: nothing is thrown
+        #expect(source.undecodableFrames > 0)
+        #expect(frames.count + source.undecodableFrames == 48, "\(frames.count) + \(source.undecodableFrames)")
+        #expect(frames.map(\.index) == Array(0..<frames.count))
+        // The last group of pictures, from the key frame at 40, lies well past the damage.
+        let lastGroup = frames.filter { $0.time > 39.5 / 24 }
+        #expect(lastGroup.map { Int(($0.time * 24).rounded()) } == Array(40..<48))
+        let detector = ZXingBarcodeDetector()
+        for frame in lastGroup {
+            let rendered = Int((frame.time * 24).rounded())
+            let truth = try truthGray(renderer.render(frame: rendered))
+            #expect(fit(try frame.image.grayPixels(), to: truth).residual < 2.5,
+                    "frame \(frame.index) (rendered \(rendered))")
+            let payloads = Set(try detector.detect(in: frame).compactMap(\.payloadStringValue))
+            #expect(payloads == ["DECODED-EVERY-FRAME", "STILL-128"], "frame \(frame.index)")
+        }
+    }
+
+    /// Copies `path` to `destination` with the middle tenth of its bytes overwritten: in a file whose index is at its
+    /// end (as LiveScan's writer and ffmpeg write MP4), frames' data.
+    static func overwriteMiddle(of path: String, into destination: String) throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let stretch = data.count * 45 / 100..<data.count * 55 / 100
+        data.replaceSubrange(stretch, with: Data(repeating: 0xFF, count: stretch.count))
+        try data.write(to: URL(fileURLWithPath: destination))
+    }
+
     /// MPEG-TS starts its clock at 1.4 s: times count from the stream's first timestamp, and the frame count,
     /// which MPEG-TS does not store, comes from the duration and rate.
     @Test(.enabled(if: Self.ffmpeg != nil)) func transportStreamTimesStartAtZero() throws {

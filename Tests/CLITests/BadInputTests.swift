@@ -79,6 +79,39 @@ import LiveScanScenes
         #expect(log.last?["reason"] as? String == "error")
     }
 
+    /// A stretch in the middle of a video overwritten: the frames that do not decode are skipped, the rest scanned to
+    /// the end of the file; the end line counts them and one error line says so (exit 1, as for a bad image in a
+    /// folder). Before, the scan ended in an error claiming decoding had stopped.
+    @Test(.enabled(if: LocalStream.ffmpeg != nil)) func damagedVideoSkipsWhatDoesNotDecodeAndSaysSo() throws {
+        let written = folder.appendingPathComponent("written.mp4")
+        try SceneRenderer(scene: shortScene(frames: 48)).writeVideo(to: written.path)
+        // A key frame every 8 frames: the frames after the damage decode whole again.
+        let keyed = folder.appendingPathComponent("keyed.mp4")
+        let encoded = try Shell.run("exec \"$0\" -nostdin -loglevel error -y \"$@\"",
+                                    arguments: [try #require(LocalStream.ffmpeg), "-i", written.path, "-c:v", "libx264",
+                                                "-g", "8", "-threads", "1", keyed.path])
+        try #require(encoded.status == 0, "\(encoded.standardError)")
+        var data = try Data(contentsOf: keyed)
+        let stretch = data.count * 45 / 100..<data.count * 55 / 100  // frames' data: the index is at the end
+        data.replaceSubrange(stretch, with: Data(repeating: 0xFF, count: stretch.count))
+        let damaged = folder.appendingPathComponent("damaged.mp4")
+        try data.write(to: damaged)
+        let events = folder.appendingPathComponent("damaged.jsonl")
+        let result = try Livescan.run(["scan", "--types", "qr", damaged.path, "--events", events.path])
+        let end = try #require(try eventLog(at: events).last)
+        #expect(end["event"] as? String == "end")
+        #expect(end["reason"] as? String == "eof")
+        let undecodable = try #require(end["frames_undecodable"] as? Int)
+        #expect(undecodable > 0)
+        #expect(end["frames_processed"] as? Int == 48 - undecodable)
+        // The last frame, 47 at 30 fps, was reached.
+        #expect(abs((end["time"] as? Double ?? 0) - 47.0 / 30) < 0.001)
+        expectOneErrorLine(result, status: 1, mentioning: [
+            damaged.path, "\(undecodable) frames did not decode and were skipped; the rest was scanned",
+        ])
+        #expect(result.outputLines.contains("qr:SHELF-B-0042"))
+    }
+
     /// The same cut through a video whose index is at the end (OpenCV's default): nothing can decode.
     @Test func truncatedVideoWithoutItsIndexIsUnreadable() throws {
         let whole = folder.appendingPathComponent("whole.mp4")

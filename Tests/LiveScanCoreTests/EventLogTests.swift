@@ -102,6 +102,18 @@ import Testing
         #expect(object["frames_dropped"] as? Int == 2)
         #expect(object["reason"] as? String == "error")
         #expect(object["error"] as? String == "a.mp4: cut")
+        #expect(object["frames_undecodable"] == nil)
+    }
+
+    /// Frames of a damaged video that did not decode are counted in the end line, present only when there were some
+    /// (added within v1: a whole file's end line is as it was).
+    @Test func endLineCountsTheFramesThatDidNotDecode() throws {
+        let outcome = ScanOutcome(reason: .endOfSource, lastFrameIndex: 41, lastTime: 1.96, framesProcessed: 42,
+                                  framesUndecodable: 6)
+        let line = EventLog.endLine(outcome)
+        #expect(line == #"{"event":"end","frame":41,"time":1.96,"reason":"eof","frames_processed":42,"#
+                + #""frames_dropped":0,"frames_undecodable":6}"#)
+        #expect(EventLog.version == 1)
     }
 
     @Test func readerCountsGarbageAndATruncatedLastLine() {

@@ -18,6 +18,7 @@ public final class EveryNthFrameSource: FrameSource, @unchecked Sendable {
 
     public var info: SourceInfo { source.info }
     public var droppedFrames: Int { source.droppedFrames + skipped }
+    public var undecodableFrames: Int { source.undecodableFrames }
     public var isLive: Bool { source.isLive }
     public var isVideo: Bool { source.isVideo }
     public var unreadableImages: [ScanError] { source.unreadableImages }
@@ -48,6 +49,7 @@ public final class RealTimeFrameSource: FrameSource, @unchecked Sendable {
 
     public var info: SourceInfo { source.info }
     public var droppedFrames: Int { source.droppedFrames + dropped }
+    public var undecodableFrames: Int { source.undecodableFrames }
     public var isLive: Bool { true }
     public var unreadableImages: [ScanError] { source.unreadableImages }
     public func close() { source.close() }

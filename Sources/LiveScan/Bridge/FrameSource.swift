@@ -9,6 +9,9 @@ public protocol FrameSource: AnyObject, Sendable {
     func nextFrame() throws -> Frame?
     /// Frames the source delivered that were never recognised (live sources drop stale frames).
     var droppedFrames: Int { get }
+    /// Frames of a video that did not decode (a damaged stretch of the file or stream): skipped, and the frames after
+    /// them read; read it once the scan has ended.
+    var undecodableFrames: Int { get }
     /// True when frames come at the source's own pace and stale ones are dropped (cameras, streams, files
     /// paced at media speed): the scanner then takes one frame at a time, the newest.
     var isLive: Bool { get }
@@ -24,6 +27,7 @@ public protocol FrameSource: AnyObject, Sendable {
 
 extension FrameSource {
     public var droppedFrames: Int { 0 }
+    public var undecodableFrames: Int { 0 }
     public var isLive: Bool { false }
     public var isVideo: Bool { false }
     public func close() {}

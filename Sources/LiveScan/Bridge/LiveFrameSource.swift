@@ -29,6 +29,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private var failure: ScanError?
     private var closed = false
     private var dropped = 0
+    private var undecodable = 0
 
     /// Opens the source now (errors are thrown here) and starts reading it.
     public convenience init(reconnect: ReconnectPolicy? = nil, open: @escaping @Sendable () throws -> VideoSource)
@@ -55,6 +56,8 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
 
     /// Frames the scanner was too slow to take.
     public var droppedFrames: Int { condition.withLock { dropped } }
+    /// Frames the decoder refused, over every connection.
+    public var undecodableFrames: Int { condition.withLock { undecodable } }
     public var isLive: Bool { true }
 
     public func nextFrame() throws -> Frame? {
@@ -86,6 +89,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private func read(from initial: VideoSource) {
         var source: VideoSource? = initial
         var decoded = 0
+        var undecodableBefore = 0  // by the connections before this one
         var firstFrameAt: Double?
         var pausedFor = 0.0
         var previous: (time: Double, sourceTime: Double?)?
@@ -99,16 +103,20 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
                 firstFrameAt = start
                 let time = Self.mediaTime(arrival: now - start - pausedFor, sourceTime: frame.time, after: previous)
                 previous = (time, frame.time)
+                let undecodableNow = undecodableBefore + current.undecodableFrames
                 condition.withLock {
                     if latest != nil {
                         dropped += 1
                     }
                     latest = (frame.image, decoded, time)
+                    undecodable = undecodableNow
                     condition.broadcast()
                 }
                 decoded += 1
             } catch {
                 let failure = error as? ScanError ?? .sourceDamaged(source: info.name, reason: "\(error)")
+                undecodableBefore += source?.undecodableFrames ?? 0
+                condition.withLock { undecodable = undecodableBefore }
                 source = nil
                 previous?.sourceTime = nil  // a reopened source starts a clock of its own
                 let lostAt = ProcessInfo.processInfo.systemUptime

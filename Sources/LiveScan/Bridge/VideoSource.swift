@@ -149,6 +149,14 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
 
     public var unreadableImages: [ScanError] { sequence?.unreadableImages ?? [] }
 
+    /// The frames of a file or stream its decoder refused (`CB_Capture_undecodable_frames`): skipped, as ffmpeg skips
+    /// them. An image sequence's bad files are in `unreadableImages` instead.
+    public var undecodableFrames: Int {
+        guard let capture else { return 0 }
+        var count: Int64 = 0
+        return CB_Capture_undecodable_frames(capture, &count) == CB_OK ? Int(count) : 0
+    }
+
     public func nextFrame() throws -> Frame? {
         guard let capture else {
             return try sequence?.nextFrame()
@@ -172,12 +180,14 @@ public final class VideoSource: FrameSource, @unchecked Sendable {
                 throw ScanError.sourceDamaged(source: info.name,
                                               reason: "no frame of it decodes: the file is truncated or corrupt")
             }
-            // A container that announced more frames than decoded is cut short or corrupt. Container
-            // frame counts can be estimates from the duration, so one frame of slack is allowed.
-            if let announced = info.frameCount, decodedFrames < announced - 1 {
+            // A container that announced more frames than it held (decoded, or refused by the decoder and counted)
+            // is cut short, or lost some of them where it is damaged. Container frame counts can be estimates from
+            // the duration, so one frame of slack is allowed.
+            let found = decodedFrames + undecodableFrames
+            if let announced = info.frameCount, found < announced - 1 {
                 throw ScanError.sourceDamaged(
                     source: info.name,
-                    reason: "decoding stopped after frame \(decodedFrames) of \(announced): "
+                    reason: "only \(found) of the \(announced) frames it announces were found: "
                         + "the file is truncated or corrupt")
             }
             return nil

@@ -61,6 +61,11 @@ public final class DataScanner: @unchecked Sendable {
     private var stopReason = ScanOutcome.Reason.stopped
     private var stopError: ScanError?
     private var paused = false
+    /// True while a scan's worker will still deliver taps: from `startScanning` until the worker's last delivery
+    /// of them, before the scan's final removes.
+    private var acceptsTaps = false
+    /// Taps not yet delivered, in the order they came.
+    private var pendingTaps: [RecognizedItem] = []
     private var currentSource: FrameSource?
     private var running = false
     private var finished = DispatchSemaphore(value: 0)
@@ -151,6 +156,7 @@ public final class DataScanner: @unchecked Sendable {
                 for: recognizedDataTypes, qualityLevel: qualityLevel, isGuidanceEnabled: isGuidanceEnabled,
                 stillImages: source.holdsStillImages)
             running = true
+            acceptsTaps = true
             stopRequested = false
             stopReason = .stopped
             stopError = nil
@@ -214,9 +220,19 @@ public final class DataScanner: @unchecked Sendable {
         return lock.withLock { outcome }
     }
 
-    /// Reports the user's choice of `item` to the delegate (VisionKit's tap).
-    public func tap(on item: RecognizedItem) {
-        delegate?.dataScanner(self, didTapOn: item)
+    /// Reports the user's choice of `item` to the delegate (VisionKit's tap), from any thread. The delegate hears
+    /// of it as of every other call, on the worker thread and in frame order: before the calls of the next frame
+    /// taken (at once while the scan is paused), and at the latest before the scan's final removes. Returns false,
+    /// and nothing is delivered, when no scan is running: its items have all been removed, so no item is there to
+    /// choose (and no worker to deliver it in order).
+    @discardableResult
+    public func tap(on item: RecognizedItem) -> Bool {
+        lock.withLock {
+            guard acceptsTaps else { return false }
+            pendingTaps.append(item)
+            lock.broadcast()  // a paused worker delivers it now
+            return true
+        }
     }
 
     // MARK: - Worker
@@ -251,6 +267,8 @@ public final class DataScanner: @unchecked Sendable {
                     }
                     break
                 }
+                // Taps made while the frame was awaited come before its calls.
+                deliverTaps()
                 // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
                 // region.
                 let region = regionOfInterest
@@ -279,6 +297,8 @@ public final class DataScanner: @unchecked Sendable {
         feed.stop()  // before the source is asked anything more: its reader thread is done after this
         recognizer.stop()
         outcome.framesDropped = source.droppedFrames
+        outcome.framesUndecodable = source.undecodableFrames
+        deliverTaps(last: true)
         endItems(tracker: &tracker, selection: &selection, frameIndex: max(outcome.lastFrameIndex, 0),
                  time: outcome.lastTime, file: nil)
         delegate?.dataScanner(self, didFinish: outcome)
@@ -297,13 +317,41 @@ public final class DataScanner: @unchecked Sendable {
         deliver(ended, items: [], frameIndex: frameIndex, time: time, file: file)
     }
 
-    /// Blocks while the scan is paused; the reason and error of a stop asked for meanwhile, or nil to go on.
+    /// Blocks while the scan is paused, delivering the taps made before and meanwhile; the reason and error of a
+    /// stop asked for, or nil to go on.
     private func waitWhilePaused() -> (ScanOutcome.Reason, ScanError?)? {
-        lock.withLock {
-            while paused && !stopRequested {
-                lock.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if stopRequested {
+                return (stopReason, stopError)
             }
-            return stopRequested ? (stopReason, stopError) : nil
+            if !pendingTaps.isEmpty {
+                // The delegate is called without the lock, which its calls may need (`isPaused`, `tap(on:)`).
+                lock.unlock()
+                deliverTaps()
+                lock.lock()
+                continue
+            }
+            if !paused {
+                return nil
+            }
+            lock.wait()
+        }
+    }
+
+    /// Hands the taps made so far to the delegate, on the worker, in the order they came. With `last`, taps are
+    /// refused from then on (`tap(on:)` returns false), so none is left undelivered when the scan ends.
+    private func deliverTaps(last: Bool = false) {
+        let taps = lock.withLock {
+            if last {
+                acceptsTaps = false
+            }
+            defer { pendingTaps = [] }
+            return pendingTaps
+        }
+        for item in taps {
+            delegate?.dataScanner(self, didTapOn: item)
         }
     }
 

@@ -10,7 +10,8 @@ public protocol DataScannerDelegate: AnyObject, Sendable {
     func dataScanner(_ dataScanner: DataScanner, didUpdate updatedItems: [RecognizedItem], allItems: [RecognizedItem])
     /// Items that left (unseen for longer than the grace period, or removed by `stopScanning`).
     func dataScanner(_ dataScanner: DataScanner, didRemove removedItems: [RecognizedItem], allItems: [RecognizedItem])
-    /// The user chose an item (the terminal listing's Enter key; `DataScanner.tap(on:)`).
+    /// The user chose an item (the terminal listing's Enter key; `DataScanner.tap(on:)`, whichever thread called it):
+    /// between frames, before the calls of the next frame the scanner takes.
     func dataScanner(_ dataScanner: DataScanner, didTapOn item: RecognizedItem)
     /// The source failed (a camera unplugged, a stream cut, a file corrupt half-way); scanning has stopped.
     func dataScanner(_ dataScanner: DataScanner, becameUnavailableWithError error: ScanError)

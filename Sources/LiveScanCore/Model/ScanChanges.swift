@@ -48,14 +48,17 @@ public struct ScanOutcome: Sendable, Equatable {
     /// Frames the source decoded but the scanner never took: a live source's stale frames (latest wins),
     /// `--every N`'s skipped ones, `--realtime`'s late ones.
     public var framesDropped: Int
+    /// Frames of a video that did not decode (a damaged stretch): skipped, the frames after them scanned.
+    public var framesUndecodable: Int
 
     public init(reason: Reason, error: ScanError? = nil, lastFrameIndex: Int = -1, lastTime: Double = 0,
-                framesProcessed: Int = 0, framesDropped: Int = 0) {
+                framesProcessed: Int = 0, framesDropped: Int = 0, framesUndecodable: Int = 0) {
         self.reason = reason
         self.error = error
         self.lastFrameIndex = lastFrameIndex
         self.lastTime = lastTime
         self.framesProcessed = framesProcessed
         self.framesDropped = framesDropped
+        self.framesUndecodable = framesUndecodable
     }
 }

@@ -24,9 +24,10 @@ import Foundation
 ///   "width":W,"height":H}`: frames are W x H from frame N on, and so are the bounds of changes decided in them
 ///   (frame N's own changes come just before this line; added within v1)
 /// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"stopped"|"interrupted"|"error",
-///   "frames_processed":P,"frames_dropped":D[,"error":E]}`: `eof` the source ended, `stopped` the app asked
-///   (`--once`, the output's reader left), `interrupted` a signal, `error` the source, an engine or an
-///   output failed (`stopped` was added within v1)
+///   "frames_processed":P,"frames_dropped":D[,"frames_undecodable":U][,"error":E]}`: `eof` the source ended,
+///   `stopped` the app asked (`--once`, the output's reader left), `interrupted` a signal, `error` the source, an
+///   engine or an output failed (`stopped` was added within v1); `frames_undecodable`, present when not 0, the
+///   frames of a video that did not decode and were skipped, the frames after them scanned (added within v1)
 public enum EventLog {
     /// The schema version written in the start line's `v`.
     public static let version = 1
@@ -133,6 +134,9 @@ public enum EventLog {
         line.add("reason", outcome.reason.rawValue)
         line.add("frames_processed", outcome.framesProcessed)
         line.add("frames_dropped", outcome.framesDropped)
+        if outcome.framesUndecodable > 0 {
+            line.add("frames_undecodable", outcome.framesUndecodable)
+        }
         if let error = outcome.error {
             line.add("error", error.description)
         }
