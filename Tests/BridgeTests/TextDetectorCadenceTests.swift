@@ -182,7 +182,11 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// than the box gives way to it; a box the locator missed is read beside its lines.
     @Test func aSurelyReadLineKeepsItsTextButABlobGivesWayToTheBoxInIt() {
         let line = Bounds(x: 100, y: 100, width: 300, height: 30)
-        let box = DetectedLine(bounds: Bounds(x: 110, y: 102, width: 200, height: 26), reading: nil)
+        // The box holds the whole line; a line longer than its box by a character (entering the frame) keeps it.
+        let box = DetectedLine(bounds: Bounds(x: 104, y: 102, width: 292, height: 26), reading: nil)
+        let entering = DetectedLine(bounds: Bounds(x: 200, y: 102, width: 196, height: 26), reading: nil)
+        #expect(MotionTextReading.oneRegionPerText(located: [line], surelyRead: [], detected: [entering])
+            == ([line], []))
         var (located, detected) = MotionTextReading.oneRegionPerText(located: [line], surelyRead: [line],
                                                                      detected: [box])
         #expect(located == [line] && detected.isEmpty)

@@ -42,10 +42,11 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
     }
 
     /// Where the edge locator and the detector found the same text, the region that is read. A located region
-    /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line. When Tesseract reads
-    /// it surely (`surelyRead`: crisp printed text, `TextReadingCache.readsSurely`), it stays the locator's, kept
-    /// current in every frame (a line entering the frame grows in it, where the detector's box was cut as it was
-    /// at its turn) and read again when its pixels change in place. Otherwise, as scene text mostly is, the box is
+    /// about as tall as a box it holds (at most `sameLineHeightRatio` times) is that box's line. When Tesseract read
+    /// it surely (`surelyRead`: crisp printed text, `TextReadingCache.readsSurely`), or it holds more of the line
+    /// than the box (a line entering the frame grows in it, where the detector's box was cut as it was at its turn:
+    /// `keepsLine`), it stays the locator's, kept current in every frame and read again when its pixels change in
+    /// place. Otherwise, as scene text mostly is, the box is
     /// read, rectified upright at its angle and by both readers (the learned recogniser reads scene words far better
     /// than Tesseract: Benchmarks/text-detector-study.md), and the located region is not. A located region much
     /// taller than the boxes in it is a blob of several lines or texture around them, as on a scene (ICDAR 2015's
@@ -53,12 +54,23 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
     static func oneRegionPerText(located: [Bounds], surelyRead: [Bounds], detected: [DetectedLine])
         -> (located: [Bounds], detected: [DetectedLine])
     {
-        let lines = detected.filter { line in !surelyRead.contains { isLine(of: line.bounds, located: $0) } }
+        let lines = detected.filter { line in
+            !located.contains { keepsLine($0, over: line.bounds, surelyRead: surelyRead) }
+        }
         let boxes = lines.map(\.bounds)
         let regions = located.filter { region in
             !region.isMostlyCovered(by: boxes) && !boxes.contains { $0.isMostlyCovered(by: [region]) }
         }
         return (regions, lines)
+    }
+
+    /// Whether the located region `region`, the line of the detector's `box`, is read rather than the box: while
+    /// Tesseract reads it surely (it is in `surelyRead`), or while it holds more of the line than the box (longer by
+    /// half its height, a character: a line entering the frame, whose box was cut at the turn).
+    static func keepsLine(_ region: Bounds, over box: Bounds, surelyRead: [Bounds]) -> Bool {
+        guard isLine(of: box, located: region) else { return false }
+        return surelyRead.contains(region)
+            || region.width >= box.boundingBox.maxX - box.boundingBox.minX + 0.5 * region.height
     }
 
     /// Whether the located region `region` is the line of the detector's `box`: it covers the box and is at most

@@ -12,7 +12,7 @@ import Glibc
 /// The turn reads its boxes too, on its thread (`TextBoxReader.readBox`, both readers: about 75 ms a box),
 /// and each box carries its reading as it is followed: on the frame loop those reads held up a live scan (22 in
 /// 25 s of the 720p30 benchmark, 1.6 s in which frames were dropped). A box whose line the edge locator found in the
-/// turn's frame and Tesseract read surely is left to it (`MotionTextReading.oneRegionPerText`) and not followed. A box where a followed box of an earlier turn
+/// turn's frame and reads there (`MotionTextReading.keepsLine`) is left to it and not followed. A box where a followed box of an earlier turn
 /// is in the turn's frame (`SameItem.isSamePlace`) is read again until its readings are confirmed (`ReadingVotes`), then keeps
 /// that reading for `rereadTurns` turns (as the frame loop's `TextReadingCache` confirms and rests a line; a box
 /// read once and kept lost ICDAR's panned photos 0.450 -> 0.411 word recall, confirmed 0.429).
@@ -86,7 +86,7 @@ final class TextDetectorCadence {
 
     /// The detector's boxes in `frame`, read: the last turn's, followed to where their text is now. `located`: the
     /// edge locator's lines in this frame, which tell when the scene changed; `surelyRead`: those of them Tesseract
-    /// reads surely, whose boxes a turn leaves to the locator (`MotionTextReading.oneRegionPerText`).
+    /// reads surely (a turn leaves the boxes of the lines the locator keeps to it: `MotionTextReading.keepsLine`).
     func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = []) throws -> [DetectedLine] {
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
@@ -102,7 +102,7 @@ final class TextDetectorCadence {
                     : min(currentInterval * 2, interval * Self.maxBackoff)
                 droppedAtTurn = dropped
             }
-            start(on: frame, surelyRead: surelyRead)
+            start(on: frame, located: located, surelyRead: surelyRead)
         }
         lastLocated = located
         return followed.map(\.line)
@@ -128,8 +128,9 @@ final class TextDetectorCadence {
         return turn.result.isReady
     }
 
-    /// Starts a turn on `frame`, where the edge locator found and Tesseract surely read the lines `surelyRead`.
-    private func start(on frame: Frame, surelyRead: [Bounds]) {
+    /// Starts a turn on `frame`, where the edge locator found the lines `located` and Tesseract read `surelyRead`
+    /// of them surely.
+    private func start(on frame: Frame, located: [Bounds], surelyRead: [Bounds]) {
         let result = TurnResult()
         let isLive = fileLag == nil
         let turnNumber = turns
@@ -146,7 +147,7 @@ final class TextDetectorCadence {
             }
             result.finish(Result {
                 let boxes = try boxReader.boxes(in: frame).filter { box in
-                    !surelyRead.contains { MotionTextReading.isLine(of: box, located: $0) }
+                    !located.contains { MotionTextReading.keepsLine($0, over: box, surelyRead: surelyRead) }
                 }
                 return try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
                                      sameItem: sameItem)

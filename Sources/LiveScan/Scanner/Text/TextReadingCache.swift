@@ -136,12 +136,13 @@ struct TextReadingCache: Sendable {
         return result
     }
 
-    /// Whether the line remembered at `region`'s place (`SameItem.isSamePlace`) has confirmed readings that its
-    /// reader was sure of alone (`DetectedLineReading.tesseractSureConfidence`): crisp printed text, which a
-    /// learned reader would not read better.
+    /// Whether the line remembered at `region`'s place (`SameItem.isSamePlace`) was last read surely
+    /// (`DetectedLineReading.tesseractSureConfidence`, the confidence at which Tesseract's words stand alone): crisp
+    /// printed text, which a learned reader would not read better, whether it has settled or is still entering the
+    /// frame (each growth read anew).
     func readsSurely(_ region: Bounds) -> Bool {
         entries.contains { entry in
-            entry.votes.isConfirmed && sameItem.isSamePlace(region, as: entry.region)
+            sameItem.isSamePlace(region, as: entry.region)
                 && (entry.reading?.confidence ?? 0) >= DetectedLineReading.tesseractSureConfidence
         }
     }
