@@ -75,6 +75,35 @@ import Testing
         #expect(shrunkReads == [0, 1])
     }
 
+    /// A line found in pieces (the locator split it at a word, an occluder cut it) keeps its reading where the line
+    /// is: a piece holds part of the line, not the line moved. Found as its first third, its middle or its last third
+    /// between frames that found it whole, while it stands still, its reading stays put; moving 3 px a frame with its region a pixel longer or shorter
+    /// from frame to frame, its reading follows it.
+    @Test func aLineFoundInPiecesKeepsItsReadingWhereTheLineIs() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        let whole = Bounds(x: 100, y: 100, width: 300, height: 40)
+        let pieces = [Bounds(x: 100, y: 100, width: 100, height: 40), Bounds(x: 200, y: 100, width: 100, height: 40),
+                      Bounds(x: 300, y: 100, width: 100, height: 40)]
+        var readings: [Bounds] = []
+        // Whole, then each piece in turn with the whole line between them, as the locator found it frame by frame.
+        for (frame, region) in ([whole, whole] + pieces.flatMap { [$0, whole] }).enumerated() {
+            let lines = cache.lines(in: [region], frame: frame) { .text("model receipt care fragile", confidence: 0.9, bounds: $0) }
+            readings += lines.map(\.bounds)
+        }
+        #expect(readings.count == 8)
+        for bounds in readings {
+            #expect(abs(bounds.center.x - whole.center.x) <= 1, "read at \(bounds.center.x), the line at 250")
+        }
+
+        var moving = TextReadingCache(rereadInterval: 15)
+        for frame in 0..<30 {
+            let x = 100 + 3 * Double(frame)
+            let region = Bounds(x: x, y: 100, width: frame.isMultiple(of: 2) ? 300 : 301, height: 40)
+            let line = moving.lines(in: [region], frame: frame) { .text("Dock 4", confidence: 0.9, bounds: $0) }.first
+            #expect(abs((line?.bounds.center.x ?? 0) - region.center.x) <= 1, "frame \(frame)")
+        }
+    }
+
     /// A line that read as text and then reads as nothing (leaving the frame, blur) is tried again 1, 2, 4 ...
     /// frames later, not left unseen for a whole rest (as long as a tracker waits before it calls an item
     /// gone); a region that never read as text rests as before.

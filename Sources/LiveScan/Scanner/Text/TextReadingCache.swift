@@ -63,7 +63,7 @@ struct TextReadingCache: Sendable {
         for (region, match) in zip(regions, rememberedLines(of: regions)) {
             if let index = match {
                 var entry = entries[index]
-                let moved = (dx: region.center.x - entry.region.center.x, dy: region.center.y - entry.region.center.y)
+                let moved = Self.move(from: entry.region, to: region)
                 // The pixels a line was read in are looked for again only while it stands there (its region up to
                 // the last frame within a pixel of where it was read): a slide, a display, a label before a still
                 // camera. A line that moves is read again by its rest, its growth and the locator's regions.
@@ -134,6 +134,22 @@ struct TextReadingCache: Sendable {
         // A line unseen for a few frames has left or was hidden: read it afresh when it is back.
         entries.removeAll { frame - $0.lastSeen > 5 }
         return result
+    }
+
+    /// How far a line moved from `earlier` to `region`. A region about as long as before (within half its height, a
+    /// character) moved with its line: its centre's move. One that grew or shrank along the line (entering or leaving
+    /// the frame, found in pieces, joined to a label beside it, cut by an occluder) holds a part of the line, or the
+    /// line and more, and the line moved only as far as its edges require: not at all when they moved opposite ways,
+    /// else as the edge that moved least (the centre's move carried a line found as its first third a third of its
+    /// length off it).
+    static func move(from earlier: Bounds, to region: Bounds) -> (dx: Double, dy: Double) {
+        let (before, now) = (earlier.boundingBox, region.boundingBox)
+        let dy = region.center.y - earlier.center.y
+        guard abs(region.width - earlier.width) > 0.5 * region.height else {
+            return (region.center.x - earlier.center.x, dy)
+        }
+        let left = now.minX - before.minX, right = now.maxX - before.maxX
+        return (left * right <= 0 ? 0 : abs(left) < abs(right) ? left : right, dy)
     }
 
     /// Whether the line remembered at `region`'s place (`SameItem.isSamePlace`) was last read surely
