@@ -16,6 +16,8 @@ struct TextReadingCache: Sendable {
         var region: Bounds
         /// The region as it was when last read.
         var readRegion: Bounds
+        /// The region as it was when last read, carried along with the line: where the line that was read is now.
+        var line: Bounds
         var reading: Observation?
         var lastRead: Int
         /// Its fresh readings; confirmed, the line may rest.
@@ -60,10 +62,19 @@ struct TextReadingCache: Sendable {
                         read: (Bounds) throws -> Observation?) rethrows -> [Observation]
     {
         var result: [Observation] = []
-        for (region, match) in zip(regions, rememberedLines(of: regions)) {
+        let matches = rememberedLines(of: regions)
+        // Where each line found again in this frame is now, whole: a region left over inside one is a piece of it.
+        let linesNow = zip(regions, matches).compactMap { region, match in
+            match.map { index in
+                let moved = Self.move(from: entries[index].region, to: region)
+                return entries[index].line.offsetBy(dx: moved.dx, dy: moved.dy)
+            }
+        }
+        for (region, match) in zip(regions, matches) {
             if let index = match {
                 var entry = entries[index]
                 let moved = Self.move(from: entry.region, to: region)
+                entry.line = entry.line.offsetBy(dx: moved.dx, dy: moved.dy)
                 // The pixels a line was read in are looked for again only while it stands there (its region up to
                 // the last frame within a pixel of where it was read): a slide, a display, a label before a still
                 // camera. A line that moves is read again by its rest, its growth and the locator's regions.
@@ -107,6 +118,7 @@ struct TextReadingCache: Sendable {
                     entry.reading?.isNewValue = false  // news once; carried on, it is the line's value
                     entry.wasText = entry.wasText || reading != nil
                     entry.readRegion = region
+                    entry.line = region
                     entry.lastRead = frame
                     entry.appearance = look(region)
                     if entry.textBeforeChange != nil && !entry.votes.isConfirmed {
@@ -122,10 +134,14 @@ struct TextReadingCache: Sendable {
                     }
                 }
                 entries[index] = entry
-            } else {
+            } else if !linesNow.contains(where: { region.share(coveredBy: $0) >= SameItem.withinShare }) {
+                // A line found whole in an earlier frame and in pieces in this one (the locator split it at a word
+                // of other height, an occluder cut it) is one line, read where one of its pieces was found again:
+                // each other piece, read as a line of its own, would be an item beside it with one of its words.
                 let reading = try read(region)
-                entries.append(Entry(region: region, readRegion: region, reading: reading, lastRead: frame,
-                                     wasText: reading != nil, lastSeen: frame, appearance: look(region)))
+                entries.append(Entry(region: region, readRegion: region, line: region, reading: reading,
+                                     lastRead: frame, wasText: reading != nil, lastSeen: frame,
+                                     appearance: look(region)))
                 if let reading {
                     result.append(reading)
                 }
