@@ -130,6 +130,68 @@ import Testing
         #expect(lines[3].sorted() == ["Dock 4", "model receipt care"])
     }
 
+    /// Each frame's regions given to a fresh cache: the bounds it asked to have read, and the transcripts it gave,
+    /// frame by frame. `reads` says what a region reads as (nil: nothing).
+    func replay(_ frames: [[Bounds]], rereadInterval: Int = 15, reads: (Bounds) -> String?)
+        -> (read: [[Bounds]], lines: [[String]])
+    {
+        var cache = TextReadingCache(rereadInterval: rereadInterval)
+        var read: [[Bounds]] = []
+        var lines: [[String]] = []
+        for (frame, regions) in frames.enumerated() {
+            var readNow: [Bounds] = []
+            lines.append(cache.lines(in: regions, frame: frame) { bounds in
+                readNow.append(bounds)
+                return reads(bounds).map { .text($0, confidence: 0.9, bounds: bounds) }
+            }.compactMap(\.transcript))
+            read.append(readNow)
+        }
+        return (read, lines)
+    }
+
+    /// A line the locator finds whole, then as its first word, then as its first two words (shelf-pan at fast: the
+    /// two-word piece is not where the one-word piece was, by place or by growth) is one line where it was read: it
+    /// keeps its reading and is not read as a line of its own; due, the piece is read, and reading as a stretch of
+    /// the line, the line keeps its reading.
+    @Test func aLineFoundAsOtherPiecesFrameByFrameStaysOneLine() {
+        let whole = Bounds(x: 100, y: 100, width: 300, height: 42)
+        let frames = [[whole], [whole], [Bounds(x: 100, y: 100, width: 80, height: 42)],
+                      [Bounds(x: 103, y: 101, width: 151, height: 32)]]
+        let reads: (Bounds) -> String? = { $0.width > 250 ? "model receipt care fragile" : "model receipt" }
+        let resting = replay(frames, reads: reads)
+        #expect(resting.read[2].isEmpty && resting.read[3].isEmpty, "read \(resting.read)")
+        #expect(resting.lines[3] == ["model receipt care fragile"])
+
+        let due = replay(frames, rereadInterval: 1, reads: reads)
+        #expect(!due.read[2...].joined().isEmpty)
+        #expect(due.lines[2...].allSatisfy { $0 == ["model receipt care fragile"] }, "\(due.lines)")
+    }
+
+    /// Two lines read apart that the locator joins into one region (side by side on a shelf) are not one of them
+    /// grown: the region is not read (Tesseract reads such a crop as one of the lines, and the other would take its
+    /// value), and each line keeps its reading, found apart again.
+    @Test func twoLinesJoinedByTheLocatorKeepTheirReadings() {
+        let left = Bounds(x: 100, y: 100, width: 300, height: 40)
+        let right = Bounds(x: 420, y: 100, width: 300, height: 40)
+        let (read, lines) = replay([[left, right], [left, right], [Bounds(x: 95, y: 95, width: 630, height: 50)],
+                                    [left, right]]) { bounds in
+            bounds.topLeft.x < 400 ? "service amount" : "batch coach order invoice"
+        }
+        #expect(read[2].isEmpty, "read \(read[2])")
+        #expect(lines[3].sorted() == ["batch coach order invoice", "service amount"])
+    }
+
+    /// A line read again in a region that holds it and more (the locator joined a label's border to it) that reads
+    /// as nothing keeps its reading: the crop was spoiled, not the line.
+    @Test func aLineReadInARegionGrownPastItKeepsItsReading() {
+        let whole = Bounds(x: 100, y: 100, width: 300, height: 44)
+        let (_, lines) = replay([[whole], [whole], [Bounds(x: 95, y: 80, width: 345, height: 72)], [whole]]) {
+            $0.height > 60 ? nil : "model receipt care fragile"
+        }
+        #expect(lines[2] == ["model receipt care fragile"])
+        #expect(lines[3] == ["model receipt care fragile"])
+    }
+
     /// A line that read as text and then reads as nothing (leaving the frame, blur) is tried again 1, 2, 4 ...
     /// frames later, not left unseen for a whole rest (as long as a tracker waits before it calls an item
     /// gone); a region that never read as text rests as before.

@@ -132,6 +132,14 @@ package struct SameItem: Sendable {
         return partSimilarity(reading, in: line) >= sameReading || transcriptSimilarity(reading, line) >= sameReading
     }
 
+    /// A reading that holds only part of a line's text: a piece of it (`isPiece`) that does not read as the whole
+    /// line through flicker (a line read again with a stray mark dropped is the line, not a piece of it).
+    package static func isPart(_ reading: String, at bounds: Bounds, of line: String, at lineBounds: Bounds)
+        -> Bool
+    {
+        isPiece(reading, at: bounds, of: line, at: lineBounds) && transcriptSimilarity(reading, line) < sameReading
+    }
+
     /// More of a line came into view: `reading` holds `earlier` and more, and its box grew by at least half
     /// the width the extra characters take in `earlier`, so that the extra is text come into view, not a
     /// misreading of the same pixels.

@@ -9,6 +9,13 @@
 /// one more vote against its past. Regions that read as nothing (textures, codes) rest too, so junk is not re-read
 /// every frame.
 ///
+/// The locator's region of a line is not always the line: from frame to frame it finds it whole, as its first words,
+/// cut by an occluder, joined to a border, a hand or the line beside it. Each line is remembered where it was read
+/// (`Entry.line`); a region within it is a piece of it (not a line of its own, and, read as a stretch of its text,
+/// it leaves the line its reading), a region grown past it that reads as nothing or as less leaves it its reading,
+/// and a region joining two lines is neither (shelf-pan at `fast`: one line was three items, another took its
+/// neighbour's text).
+///
 /// This is what `isHighFrameRateTrackingEnabled` means here: line localisation (about 1.5 ms at 720p)
 /// keeps every line's bounds current every frame; Tesseract (about 10 ms a line) runs only on news.
 struct TextReadingCache: Sendable {
@@ -16,7 +23,8 @@ struct TextReadingCache: Sendable {
         var region: Bounds
         /// The region as it was when last read.
         var readRegion: Bounds
-        /// The region as it was when last read, carried along with the line: where the line that was read is now.
+        /// Where the line that was read is now: the region it was read in, carried along as the locator finds it
+        /// (`TextReadingCache.line`), whole or in pieces.
         var line: Bounds
         var reading: Observation?
         var lastRead: Int
@@ -62,19 +70,20 @@ struct TextReadingCache: Sendable {
                         read: (Bounds) throws -> Observation?) rethrows -> [Observation]
     {
         var result: [Observation] = []
-        let matches = rememberedLines(of: regions)
+        let joined = regions.map(joinsLines)
+        let matches = rememberedLines(of: regions, except: joined)
         // Where each line found again in this frame is now, whole: a region left over inside one is a piece of it.
         let linesNow = zip(regions, matches).compactMap { region, match in
             match.map { index in
-                let moved = Self.move(from: entries[index].region, to: region)
-                return entries[index].line.offsetBy(dx: moved.dx, dy: moved.dy)
+                Self.line(entries[index].line, from: entries[index].region, to: region)
             }
         }
-        for (region, match) in zip(regions, matches) {
+        for ((region, match), joinsLines) in zip(zip(regions, matches), joined) {
             if let index = match {
                 var entry = entries[index]
-                let moved = Self.move(from: entry.region, to: region)
-                entry.line = entry.line.offsetBy(dx: moved.dx, dy: moved.dy)
+                let lineNow = Self.line(entry.line, from: entry.region, to: region)
+                let moved = (dx: lineNow.center.x - entry.line.center.x, dy: lineNow.center.y - entry.line.center.y)
+                entry.line = lineNow
                 // The pixels a line was read in are looked for again only while it stands there (its region up to
                 // the last frame within a pixel of where it was read): a slide, a display, a label before a still
                 // camera. A line that moves is read again by its rest, its growth and the locator's regions.
@@ -97,6 +106,22 @@ struct TextReadingCache: Sendable {
                 } else {
                     let previous = entry.reading
                     var reading = try read(region)
+                    if var carried = previous, let text = carried.transcript,
+                       Self.showsPart(of: text, at: entry.line, reading: reading, in: region)
+                    {
+                        // The line says what it said, where it moved, until its next rest; the region is taken as
+                        // read (a join that stays is not read in every frame, the whole line found again is news).
+                        carried.bounds = carried.bounds.offsetBy(dx: moved.dx, dy: moved.dy)
+                        if reading != nil {
+                            entry.votes.count(agrees: true)
+                        }
+                        entry.reading = carried
+                        entry.readRegion = region
+                        entry.lastRead = frame
+                        entries[index] = entry
+                        result.append(carried)
+                        continue
+                    }
                     let agrees = reading?.transcript == previous?.transcript
                     // Read because its pixels changed, a line that reads as it did was only re-read early, as at the end
                     // of a rest; one that reads as other text (a slide, a display, a label replaced in place) waits
@@ -134,7 +159,9 @@ struct TextReadingCache: Sendable {
                     }
                 }
                 entries[index] = entry
-            } else if !linesNow.contains(where: { region.share(coveredBy: $0) >= SameItem.withinShare }) {
+            } else if !joinsLines,
+                      !linesNow.contains(where: { region.share(coveredBy: $0) >= SameItem.withinShare })
+            {
                 // A line found whole in an earlier frame and in pieces in this one (the locator split it at a word
                 // of other height, an occluder cut it) is one line, read where one of its pieces was found again:
                 // each other piece, read as a line of its own, would be an item beside it with one of its words.
@@ -152,20 +179,62 @@ struct TextReadingCache: Sendable {
         return result
     }
 
-    /// How far a line moved from `earlier` to `region`. A region about as long as before (within half its height, a
-    /// character) moved with its line: its centre's move. One that grew or shrank along the line (entering or leaving
-    /// the frame, found in pieces, joined to a label beside it, cut by an occluder) holds a part of the line, or the
-    /// line and more, and the line moved only as far as its edges require: not at all when they moved opposite ways,
-    /// else as the edge that moved least (the centre's move carried a line found as its first third a third of its
-    /// length off it).
+    /// Whether `reading`, of `region`, shows only part of the line read as `text` at `line` (where it is now): a
+    /// piece of it (shorter by a character: the locator found its first words, an occluder cut it; a line as long
+    /// that reads otherwise says something else now, a slide or a display), read as a stretch of its text and not
+    /// as the line (`SameItem.isPart`), or a region that holds it and more (an edge, a label's border, a texture the
+    /// locator joined to it) that reads as nothing or as a stretch of it, the more having spoiled the crop (a line
+    /// entering the frame grows and reads as more, not less). Taken as the line's value, the piece would become the
+    /// line and its rest a new item when it is found again; the spoiled crop, a line lost or cut.
+    static func showsPart(of text: String, at line: Bounds, reading: Observation?, in region: Bounds) -> Bool {
+        let character = 0.5 * region.height
+        let holdsMore = line.share(coveredBy: region) >= SameItem.withinShare
+            && (region.width >= line.width + character || region.height >= line.height + character)
+        guard let piece = reading?.transcript else { return holdsMore }
+        let isShorter = region.width < line.width - character
+        return (isShorter || holdsMore) && SameItem.isPart(piece, at: region, of: text, at: line)
+    }
+
+    /// Where the line read at `line` is now that its region moved from `earlier` to `region`: at `region` when that
+    /// is the line found whole (as long and as tall, within a character), else moved as the region's edges require
+    /// (`move`). Found whole, the line is where it is found: moves through pieces and joins, which their edges only
+    /// bound, do not add up.
+    static func line(_ line: Bounds, from earlier: Bounds, to region: Bounds) -> Bounds {
+        let character = 0.5 * region.height
+        if abs(region.width - line.width) <= character && abs(region.height - line.height) <= character {
+            return region
+        }
+        let moved = move(from: earlier, to: region)
+        return line.offsetBy(dx: moved.dx, dy: moved.dy)
+    }
+
+    /// How far a line moved from `earlier` to `region`, along each axis. A region about as long (or tall) as before,
+    /// within half its height (a character), moved with its line: its centre's move. One that grew or shrank (entering
+    /// or leaving the frame, found in pieces, joined to a label beside it or an occluder over it) holds a part of the
+    /// line, or the line and more, and the line moved only as far as its edges require: not at all when they moved
+    /// opposite ways, else as the edge that moved least (the centre's move carried a line found as its first third a
+    /// third of its length off it, and a line joined to the hand over it half the hand's height down).
     static func move(from earlier: Bounds, to region: Bounds) -> (dx: Double, dy: Double) {
         let (before, now) = (earlier.boundingBox, region.boundingBox)
-        let dy = region.center.y - earlier.center.y
-        guard abs(region.width - earlier.width) > 0.5 * region.height else {
-            return (region.center.x - earlier.center.x, dy)
+        let character = 0.5 * region.height
+        func move(from low: Double, _ high: Double, to newLow: Double, _ newHigh: Double) -> Double {
+            let (lowMove, highMove) = (newLow - low, newHigh - high)
+            guard abs((newHigh - newLow) - (high - low)) > character else { return (lowMove + highMove) / 2 }
+            return lowMove * highMove <= 0 ? 0 : abs(lowMove) < abs(highMove) ? lowMove : highMove
         }
-        let left = now.minX - before.minX, right = now.maxX - before.maxX
-        return (left * right <= 0 ? 0 : abs(left) < abs(right) ? left : right, dy)
+        return (move(from: before.minX, before.maxX, to: now.minX, now.maxX),
+                move(from: before.minY, before.maxY, to: now.minY, now.maxY))
+    }
+
+    /// Whether `region` is two or more lines read apart joined by the locator (lines side by side on a shelf, a
+    /// word's gap narrowed by blur or motion), not one of them grown: it is not the place of a remembered line and
+    /// holds two that read as text. Read, it gives one line's text or neither (Tesseract reads the crop as one
+    /// line), and the other line would take its value and place; the lines keep their readings until they are
+    /// found apart again or leave the cache, after which the region is read as the one line it then is.
+    private func joinsLines(_ region: Bounds) -> Bool {
+        guard !entries.contains(where: { sameItem.isSamePlace(region, as: $0.region) }) else { return false }
+        return entries.filter { $0.reading != nil && $0.line.share(coveredBy: region) >= SameItem.withinShare }
+            .count >= 2
     }
 
     /// Whether the line remembered at `region`'s place (`SameItem.isSamePlace`) was last read surely
@@ -180,17 +249,24 @@ struct TextReadingCache: Sendable {
     }
 
     /// The remembered line each region is, if any, each used once: first the lines at the same place, then,
-    /// for the regions left, a line left that it grew from or shrank to (entering or leaving the frame).
-    private func rememberedLines(of regions: [Bounds]) -> [Int?] {
+    /// for the regions left, a line left that it grew from or shrank to (entering or leaving the frame), then a line
+    /// left that it lies within (`Entry.line`): a line the locator finds whole in one frame and as other pieces in
+    /// the next (its first word, then its first two) is not where its last piece was, but it is where it was read.
+    private func rememberedLines(of regions: [Bounds], except joined: [Bool]) -> [Int?] {
         var match = [Int?](repeating: nil, count: regions.count)
         var used = Set<Int>()
-        for isRemembered in [sameItem.isSamePlace, SameItem.isGrownOrShrunk] {
-            for (index, region) in regions.enumerated() where match[index] == nil {
+        let rules: [(overlap: (Entry, Bounds) -> Double, isRemembered: (Entry, Bounds) -> Bool)] = [
+            ({ $0.region.intersectionOverUnion($1) }, { sameItem.isSamePlace($1, as: $0.region) }),
+            ({ $0.region.intersectionOverUnion($1) }, { SameItem.isGrownOrShrunk($1, from: $0.region) }),
+            ({ $1.share(coveredBy: $0.line) }, { $1.share(coveredBy: $0.line) >= SameItem.withinShare }),
+        ]
+        for rule in rules {
+            for (index, region) in regions.enumerated() where match[index] == nil && !joined[index] {
                 // The free remembered line overlapping this region most, each overlap computed once.
                 let best = entries.indices.filter { !used.contains($0) }
-                    .map { (entry: $0, overlap: entries[$0].region.intersectionOverUnion(region)) }
+                    .map { (entry: $0, overlap: rule.overlap(entries[$0], region)) }
                     .max { $0.overlap < $1.overlap }
-                if let entry = best?.entry, isRemembered(region, entries[entry].region) {
+                if let entry = best?.entry, rule.isRemembered(entries[entry], region) {
                     match[index] = entry
                     used.insert(entry)
                 }
