@@ -17,7 +17,6 @@ Standard library only; the comparison rules live in compare.py (tested by test_c
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
 import json
 import os
@@ -30,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import icdar_video  # noqa: E402
 
 BARCODE_CORPORA = ("zxing-cpp-samples", "zxing-blackbox")
 REALDATA_SETS = ("quagga2-1d-photos", "jsqr-qr-photos", "boofcv-qr-detection")
@@ -549,15 +549,8 @@ def run_realdata_crops(args, tools: Tools, log, quality: str, with_tesseract: bo
     return {"crops": len(crops), "exact": exact}
 
 
-def icdar_fold(file: str) -> int:
-    """Which of two folds an ICDAR photo is in: the md5 of its file name, odd or even. A text change is kept only
-    when it helps on both folds (issue 37: the dev half ran 0.12 above the hidden half, a figure fitted to photos);
-    the split is fixed by the names alone, so every run and every session compares the same folds."""
-    return int(hashlib.md5(os.path.basename(file).encode("utf-8")).hexdigest(), 16) % 2
-
-
 def run_realdata_text_folds(args, tools: Tools, log, quality: str) -> list[dict] | None:
-    """Word recall and precision of LiveScan at `quality` on each fold of the ICDAR 2015 photos (`icdar_fold`),
+    """Word recall and precision of LiveScan at `quality` on each fold of the ICDAR 2015 photos (`icdar_video.fold`),
     scored by score_realdata.py's own rules (its `score_text`, imported: one set of rules for the whole and the
     folds). None when the photos or the scorer are absent."""
     labels = os.path.join(args.realdata or "", REALDATA_TEXT_SET, "labels.json")
@@ -576,7 +569,7 @@ def run_realdata_text_folds(args, tools: Tools, log, quality: str) -> list[dict]
     try:
         folds = []
         for fold in (0, 1):
-            photos = [entry for entry in entries if icdar_fold(entry["file"]) == fold]
+            photos = [entry for entry in entries if icdar_video.fold(entry["file"]) == fold]
             words, results = scorer.score_text(
                 photos, base, {"livescan": lambda path: scorer.livescan(tools.livescan, path, quality, "text")[1]})
             found, right, returned = results["livescan"]

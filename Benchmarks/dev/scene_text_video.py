@@ -101,9 +101,24 @@ def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
             events = [json.loads(line) for line in file if line.strip()]
         hits, correct, long_count = still_words(entries, events)
         result["stills"] = {**figures(hits, totals["truth"], correct, long_count), "fps": len(entries) / seconds}
+        result["folds"] = fold_figures(entries, icdar_video.read_events(video_log), events)
     except (RuntimeError, ValueError, OSError) as error:
         result["error"] = str(error)
     return result
+
+
+def fold_figures(entries: list, video_events: list, still_events: list) -> list:
+    """The video's settled figures and the stills' on each fold of the photos (`icdar_video.fold`): a change is kept
+    only when it helps on both."""
+    folds = []
+    for fold in (0, 1):
+        counted = {k for k, entry in enumerate(entries) if icdar_video.fold(entry["file"]) == fold}
+        totals, _ = icdar_video.score(entries, video_events, FRAMES_PER_PHOTO, counted)
+        hits, correct, long_count = still_words([entries[k] for k in sorted(counted)], still_events)
+        folds.append({"fold": fold, "photos": len(counted),
+                      "video": figures(*totals["settled"][:1], totals["truth"], *totals["settled"][1:]),
+                      "stills": figures(hits, totals["truth"], correct, long_count)})
+    return folds
 
 
 def render(result: dict) -> str:
@@ -119,6 +134,11 @@ def render(result: dict) -> str:
         latency = "" if name == "stills" else f"{row['latency_median']} / {row['latency_p90']}"
         lines.append(f"| {label} | {row['recall']:.3f} | {row['precision']:.3f} | {row['words_found']} | {latency} "
                      f"| {row['fps']:.1f} |")
+    for fold in result.get("folds") or []:
+        video, stills = fold["video"], fold["stills"]
+        lines.append(f"| fold {fold['fold']} ({fold['photos']} photos): video / stills | {video['recall']:.3f} / "
+                     f"{stills['recall']:.3f} | {video['precision']:.3f} / {stills['precision']:.3f} | "
+                     f"{video['words_found']} / {stills['words_found']} | | |")
     if result.get("error"):
         lines.append(f"   failed: {result['error']}")
     return "\n".join(lines)

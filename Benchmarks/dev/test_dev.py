@@ -206,6 +206,22 @@ class SceneTextVideoTests(unittest.TestCase):
         self.assertEqual([passed for _, passed, _ in imprecise], [True, False])
         self.assertEqual([passed for _, passed, _ in scene_text_video.verdicts(None, stills)], [False])
 
+    def test_each_fold_counts_its_photos_only(self):
+        # Photo 0 (a.jpg) is read in its segment of the video, photo 1 (b.jpg) is not; the stills read both.
+        video = [{"event": "add", "frame": 1, "id": "1", "kind": "text", "transcript": "Grand Hotel"},
+                 {"event": "remove", "frame": 50, "id": "1"}]
+        stills = [{"event": "add", "kind": "text", "id": "1", "file": "/x/images/a.jpg", "transcript": "Grand Hotel"},
+                  {"event": "add", "kind": "text", "id": "2", "file": "/x/images/b.jpg", "transcript": "EXIT"}]
+        folds = scene_text_video.fold_figures(self.ENTRIES, video + [{"event": "add", "frame": 46, "id": "3",
+                                                                      "kind": "text", "transcript": "Gate"}], stills)
+        self.assertEqual(sum(fold["photos"] for fold in folds), 2)
+        for fold in folds:
+            files = [entry["file"] for entry in self.ENTRIES if scene_text_video.icdar_video.fold(entry["file"]) == fold["fold"]]
+            want_video = 2 if "images/a.jpg" in files else 0
+            want_stills = 2 * ("images/a.jpg" in files) + ("images/b.jpg" in files)
+            self.assertEqual(fold["video"]["words_found"], want_video, fold)
+            self.assertEqual(fold["stills"]["words_found"], want_stills, fold)
+
 
 if __name__ == "__main__":
     unittest.main()
