@@ -104,32 +104,6 @@ import Testing
         }
     }
 
-    /// A line found whole and then in pieces in one frame (split at a word of other height) is one line: the piece
-    /// found again carries the line's reading, the other piece is neither read nor made a line of its own (an item
-    /// beside the line with one of its words). A new region outside the line is read as before.
-    @Test func thePiecesOfALineFoundAgainAreNotLinesOfTheirOwn() {
-        var cache = TextReadingCache(rereadInterval: 15)
-        let whole = Bounds(x: 100, y: 100, width: 300, height: 40)
-        let frames = [[whole], [whole],
-                      [Bounds(x: 100, y: 100, width: 200, height: 40), Bounds(x: 300, y: 100, width: 100, height: 40)],
-                      [Bounds(x: 100, y: 100, width: 200, height: 40), Bounds(x: 300, y: 100, width: 100, height: 40),
-                       Bounds(x: 100, y: 300, width: 200, height: 40)]]
-        var read: [[Bounds]] = []
-        var lines: [[String]] = []
-        for (frame, regions) in frames.enumerated() {
-            var readNow: [Bounds] = []
-            lines.append(cache.lines(in: regions, frame: frame) { bounds in
-                readNow.append(bounds)
-                return .text(bounds.topLeft.y == 100 ? "model receipt care" : "Dock 4", confidence: 0.9, bounds: bounds)
-            }.compactMap(\.transcript))
-            read.append(readNow)
-        }
-        #expect(read[2].isEmpty, "read \(read[2])")
-        #expect(lines[2] == ["model receipt care"])
-        #expect(read[3] == [Bounds(x: 100, y: 300, width: 200, height: 40)])
-        #expect(lines[3].sorted() == ["Dock 4", "model receipt care"])
-    }
-
     /// Each frame's regions given to a fresh cache: the bounds it asked to have read, and the transcripts it gave,
     /// frame by frame. `reads` says what a region reads as (nil: nothing).
     func replay(_ frames: [[Bounds]], rereadInterval: Int = 15, reads: (Bounds) -> String?)
@@ -147,6 +121,22 @@ import Testing
             read.append(readNow)
         }
         return (read, lines)
+    }
+
+    /// A line found whole and then in pieces in one frame (split at a word of other height) is one line: the piece
+    /// found again carries the line's reading, the other piece is neither read nor made a line of its own (an item
+    /// beside the line with one of its words). A new region outside the line is read as before.
+    @Test func thePiecesOfALineFoundAgainAreNotLinesOfTheirOwn() {
+        let whole = Bounds(x: 100, y: 100, width: 300, height: 40)
+        let frames = [[whole], [whole],
+                      [Bounds(x: 100, y: 100, width: 200, height: 40), Bounds(x: 300, y: 100, width: 100, height: 40)],
+                      [Bounds(x: 100, y: 100, width: 200, height: 40), Bounds(x: 300, y: 100, width: 100, height: 40),
+                       Bounds(x: 100, y: 300, width: 200, height: 40)]]
+        let (read, lines) = replay(frames) { $0.topLeft.y == 100 ? "model receipt care" : "Dock 4" }
+        #expect(read[2].isEmpty, "read \(read[2])")
+        #expect(lines[2] == ["model receipt care"])
+        #expect(read[3] == [Bounds(x: 100, y: 300, width: 200, height: 40)])
+        #expect(lines[3].sorted() == ["Dock 4", "model receipt care"])
     }
 
     /// A line the locator finds whole, then as its first word, then as its first two words (shelf-pan at fast: the
