@@ -1,10 +1,11 @@
-// zxing-cpp plumbing shared by Barcode.cpp, QRCode.cpp, TurnedLinear.cpp and SameBars.cpp.
+// zxing-cpp plumbing shared by the Barcode*.cpp files, QRCode.cpp, TurnedLinear.cpp and SameBars.cpp.
 #pragma once
 
 #include "Internal.hpp"
 
 #include <ZXing/ReadBarcode.h>
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -59,8 +60,27 @@ std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &g
 std::optional<std::pair<ZXing::Barcode, cv::Point2f>> readAddOn(const cv::Mat &gray, const ZXing::Barcode &result,
                                                                 cv::Point2f left, cv::Point2f right,
                                                                 const ZXing::ReaderOptions &options, bool wholeImage);
+/// The ends of a read's line (its top edge: the first and last bar), in the pixels its position is in.
+std::pair<cv::Point2f, cv::Point2f> lineEnds(const ZXing::Position &position);
 /// A result's corners moved by `offset`, then times `scale`.
 CB_Quad quadOf(const ZXing::Position &position, cv::Point2f offset, double scale);
+
+/// A linear code read on a share of an image's lines: zxing-cpp's result and its corners (top left, top right,
+/// bottom right, bottom left) in the image's pixels.
+struct LineRead {
+    ZXing::Barcode barcode;
+    std::array<cv::Point2f, 4> corners;
+};
+/// Whether reading `gray`, a region of a picture of `picture`'s size, along the picture's lines would scan fewer of
+/// them than zxing-cpp scans of the region itself (which it spaces by the region's size; BarcodeLines.cpp).
+bool picturesLinesAreSparser(cv::Size region, cv::Size picture, bool tryRotate);
+/// The linear codes `options` asks for in `gray`, a region of a picture of `picture`'s size, read along its rows
+/// and (`tryRotate`) columns as zxing-cpp spaces them in the whole picture, not in the region: a region of a
+/// frame is read on the lines a read of the whole frame crosses it with. zxing-cpp spaces a region's by the
+/// region's size, every row and column of a small one: a region of a 720p frame was read along twice as many
+/// columns as the frame.
+std::vector<LineRead> readAlongPicturesLines(const cv::Mat &gray, cv::Size picture, ZXing::ReaderOptions options,
+                                             bool tryRotate);
 
 /// Drops the partial reads among `barcodes` (SameBars.cpp): a linear read whose text is part of another's of the
 /// same format, on that one's bars. Frees them; `count` becomes what is left.
