@@ -37,8 +37,9 @@ struct ScanOption {
                 + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology but "
                 + optInNames.map { "`\($0)`" }.joined(separator: " and ") + ", which are read only when named "
                 + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); default: `barcodes,text`. "
-                + "Apple's Vision names are accepted too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, "
-                + "`itf14`)"),
+                + "`itf14` is ITF-14: an ITF of exactly 14 digits whose last is the GS1 mod-10 check digit (an "
+                + "ITF read that is not one is dropped; `itf` reads every ITF). Apple's Vision names are accepted "
+                + "too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, `I2of5`)"),
         ScanOption(
             names: ["--languages"], value: "LIST",
             help: ["text languages, comma-separated, as Tesseract names them",

@@ -126,8 +126,8 @@ import LiveScanScenes
         let result = try Livescan.run(["scan", "--types", "qr,barcodez", "x.png"])
         #expect(result.status == 2)
         #expect(result.errorLines.first == "Error: unknown type 'barcodez' in --types (known: qr, microqr, datamatrix, "
-                + "aztec, pdf417, maxicode, ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, databar, "
-                + "databar-expanded, telepen, dxfilmedge, barcodes, text)")
+                + "aztec, pdf417, maxicode, ean13, ean8, upca, upce, code128, code39, code93, codabar, itf, itf14, "
+                + "databar, databar-expanded, telepen, dxfilmedge, barcodes, text)")
         #expect(result.errorLines.dropFirst().first?.hasPrefix("Usage: livescan scan") == true)
         #expect(result.errorLines.last == "See 'livescan --help'.")
     }
