@@ -10,6 +10,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var eventLog: EventLogWriter?
     private var outputError: ScanError?
     private var itemsFound = 0
+    /// Whether the scan's text lines settle before they are printed (`FindingLines.settled`): a video's do, a
+    /// still image's are read once.
+    private var settlesText = false
+    /// `--once`: the first settled item has been printed.
+    private var printedOnce = false
     /// The size of the frames so far, to log a change of resolution.
     private var pictureSize = (width: 0, height: 0)
     /// The tracker's knobs the current scan runs with, for the event log's start line.
@@ -147,6 +152,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let (source, region) = (opened.source, opened.region)
         // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
         let showsListing = wantsListing(isImages: opened.isImages)
+        settlesText = !opened.isImages
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
                                   recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing)
         scanner.trackerConfiguration = options.tracker
@@ -223,7 +229,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
         let lines: ScanPresenter = eventLines ? ChangeLines(output: standardOutput, names: names(source))
             : FindingLines(output: standardOutput, raw: options.raw, names: names(source),
-                           settlesText: !isImages && !options.once)
+                           settlesText: settlesText && !options.once)
         // The progress line first: it erases itself before the lines are printed.
         return (!isImages && ProgressLine.isWanted ? [ProgressLine(source: source)] : []) + [lines]
     }
@@ -323,17 +329,19 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
         // Counted first: what was found stays found even if the output below has gone (`| head`).
-        let alreadyFound = itemsFound
         itemsFound += changes.added.count
         do {
             try eventLog?.write(changes)
             var shown = changes
             if options.once {
-                // zbarcam --oneshot: the first item found, then stop.
-                shown.added = alreadyFound == 0 ? Array(changes.added.prefix(1)) : []
+                // zbarcam --oneshot: the first item found, as line output would print it (a text line once it
+                // has settled, not its first piece), then stop.
+                let first = printedOnce ? nil : FindingLines.settled(changes, settlesText: settlesText).first
+                shown.added = first.map { [$0] } ?? []
                 shown.updated = []
                 shown.removed = []
-                if !changes.added.isEmpty {
+                if first != nil {
+                    printedOnce = true
                     dataScanner.requestStop()
                 }
             }

@@ -70,8 +70,11 @@ struct ScanOption {
             names: ["--changes"], value: nil, help: ["one line per event instead: + added, ~ updated, - removed"],
             readme: "one line per event instead: `+ 3f2a9c1d qr https://...` added, `~` updated, `-` removed"),
         ScanOption(
-            names: ["--once", "--oneshot", "-1"], value: nil, help: ["print the first item found and stop"],
-            readme: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it)"),
+            names: ["--once", "--oneshot", "-1"], value: nil,
+            help: ["print the first item found and stop (in a video, a text", "line once it has settled)"],
+            readme: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it): a code as soon "
+                + "as it is read, a video's text line once it has settled (as line output prints it: when it leaves "
+                + "or the scan ends, not its first piece as it enters the frame)"),
         ScanOption(
             names: ["--quiet", "-q"], value: nil,
             help: ["print nothing; the exit status says whether anything", "was found"],

@@ -44,13 +44,18 @@ final class FindingLines: ScanPresenter {
     }
 
     func changed(_ changes: ScanChanges) throws {
-        guard settlesText else {
-            return try print(changes.added, file: changes.file)
-        }
+        try print(Self.settled(changes, settlesText: settlesText), file: changes.file)
+    }
+
+    /// The items of `changes` whose value has settled, in the order they are printed: every code added; text
+    /// added when `settlesText` is false (a still image is read once: its lines are what they are), else text
+    /// removed, as it leaves or the scan ends, with its voted transcript. `--once` prints the first of them.
+    static func settled(_ changes: ScanChanges, settlesText: Bool) -> [RecognizedItem] {
+        guard settlesText else { return changes.added }
         func isText(_ item: RecognizedItem) -> Bool {
             if case .text = item { true } else { false }
         }
-        try print(changes.added.filter { !isText($0) } + changes.removed.filter(isText), file: changes.file)
+        return changes.added.filter { !isText($0) } + changes.removed.filter(isText)
     }
 
     /// One line per item; `file`: the image file they were found in, for `--names`.
