@@ -227,9 +227,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         // Live sources never end, so what matters is what changes, as zbarcam prints; files and images
         // get zbarimg's one line per item found, unless --changes asks for the events.
         let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
-        let lines: ScanPresenter = eventLines ? ChangeLines(output: standardOutput, names: names(source))
+        let writing = ValueWriting.forStandardOutput(raw: options.raw)
+        let lines: ScanPresenter = eventLines
+            ? ChangeLines(output: standardOutput, raw: options.raw, names: names(source), writing: writing)
             : FindingLines(output: standardOutput, raw: options.raw, names: names(source),
-                           settlesText: settlesText && !options.once)
+                           settlesText: settlesText && !options.once, writing: writing)
         // The progress line first: it erases itself before the lines are printed.
         return (!isImages && ProgressLine.isWanted ? [ProgressLine(source: source)] : []) + [lines]
     }

@@ -64,8 +64,12 @@ struct ScanOption {
             names: ["--single"], value: nil, help: ["report one item at a time, the one nearest the centre"],
             readme: "one item at a time: the one nearest the centre, kept until it leaves"),
         ScanOption(
-            names: ["--raw"], value: nil, help: ["print payloads and transcripts only"],
-            readme: "payloads and transcripts only"),
+            names: ["--raw"], value: nil,
+            help: ["print payloads and transcripts only; their exact bytes", "when standard output is not a terminal"],
+            readme: "payloads and transcripts only (with `--changes`: `+ 3f2a9c1d https://...`). When standard output "
+                + "is not a terminal, their exact bytes, as zbarimg's `--raw` writes them: a vCard's newlines as "
+                + "newlines, a path's backslashes single (a payload may then span lines); on a terminal they are "
+                + "escaped as all output is (`\\n`, `\\e`), since a payload may hold terminal escapes"),
         ScanOption(
             names: ["--changes"], value: nil, help: ["one line per event instead: + added, ~ updated, - removed"],
             readme: "one line per event instead: `+ 3f2a9c1d qr https://...` added, `~` updated, `-` removed"),
