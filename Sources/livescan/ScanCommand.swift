@@ -94,8 +94,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// A source open to scan, with the region of interest in its frame's pixels.
     private struct OpenedSource {
         let source: FrameSource
-        let isImages: Bool
+        let kind: SourceKind
         let region: Bounds?
+
+        var isImages: Bool { kind == .image }
     }
 
     /// What opening gave: a source to scan, or the result of a scan that ends before it starts.
@@ -107,10 +109,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// Opens `paths`, places `--roi` in its frame and, with the source open, the event log.
     private func open(_ paths: [String], interruption: SignalWatcher) -> Opening {
         let source: FrameSource
-        let isImages: Bool
+        let kind: SourceKind
         switch openSource(paths, interruption: interruption) {
         case let .success(opened):
-            (source, isImages) = opened
+            (source, kind) = opened
         case let .failure(error):
             Diagnostics.report(error)
             return .ended(.failed)
@@ -137,7 +139,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 return .ended(.stopped(Diagnostics.fail(error, code: .inputError)))
             }
         }
-        return .opened(OpenedSource(source: source, isImages: isImages, region: region))
+        return .opened(OpenedSource(source: source, kind: kind, region: region))
     }
 
     /// A scan ready to start: its scanner, and the outputs that show it beside `presenters`.
@@ -162,7 +164,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let listing = showsListing
             ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region)
             : nil
-        presenters = makePresenters(listing: listing, source: source.info, isImages: opened.isImages)
+        presenters = makePresenters(listing: listing, source: source.info, kind: opened.kind)
         let annotated = options.annotatePath.map {
             AnnotatedOutput(path: $0, source: source.info, regionOfInterest: region)
         }
@@ -216,7 +218,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             && !options.noListing && !options.quiet && options.eventsPath != "-"
     }
 
-    private func makePresenters(listing: LiveListing?, source: SourceInfo, isImages: Bool) -> [ScanPresenter] {
+    private func makePresenters(listing: LiveListing?, source: SourceInfo, kind: SourceKind) -> [ScanPresenter] {
+        let isImages = kind == .image, isLive = kind == .camera || kind == .stream
         // A log on standard output owns it: nothing else is printed there.
         if options.eventsPath == "-" || options.quiet {
             return []
@@ -225,8 +228,9 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return [listing]
         }
         // Live sources never end, so what matters is what changes, as zbarcam prints; files and images
-        // get zbarimg's one line per item found, unless --changes asks for the events.
-        let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
+        // get zbarimg's one line per item found, unless --changes asks for the events. A file is no live source
+        // even when its container gives no frame count (a PDF of one JPEG page, which FFmpeg reads as MJPEG).
+        let eventLines = options.changes || (isLive && !options.raw && !options.once)
         let writing = ValueWriting.forStandardOutput(raw: options.raw)
         let lines: ScanPresenter = eventLines
             ? ChangeLines(output: standardOutput, raw: options.raw, names: names(source), writing: writing)
@@ -245,14 +249,14 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// a stream that has not answered yet (up to `--timeout`), an image that takes seconds to decode. nil when a
     /// signal came first. Nothing is written before a source is open, so nothing is left half done when a
     /// signal ends the process while the opening is still stuck.
-    private func openSource(_ paths: [String], interruption: SignalWatcher) -> Result<(FrameSource, Bool), Error>? {
+    private func openSource(_ paths: [String], interruption: SignalWatcher) -> Result<(FrameSource, SourceKind), Error>? {
         let opening = OpeningResult()
         let opened = DispatchSemaphore(value: 0)
         let opener = Thread { [self] in
             opening.result = Result {
                 // Several are images (`ScanOptions.scans`): one scan of them all.
                 paths.count == 1 ? try openSource(paths[0])
-                    : (try ImageFilesSource(paths: paths, maxPixels: options.maxPixels), true)
+                    : (try ImageFilesSource(paths: paths, maxPixels: options.maxPixels), .image)
             }
             opened.signal()
         }
@@ -269,7 +273,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         return opening.result
     }
 
-    private func openSource(_ path: String) throws -> (FrameSource, Bool) {
+    private func openSource(_ path: String) throws -> (FrameSource, SourceKind) {
         let policy = options.reconnect ? LiveFrameSource.ReconnectPolicy() : nil
         switch SourceKind.of(path) {
         case .stream:
@@ -277,15 +281,15 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             let source = try LiveFrameSource(reconnect: policy) {
                 try VideoSource(url: path, timeout: timeout, maxPixels: maxPixels)
             }
-            return (source, false)
+            return (source, .stream)
         case .camera:
             let (camera, size, fps) = (SourceKind.cameraIndex(path) ?? 0, options.cameraSize, options.cameraFPS)
             let source = try LiveFrameSource(reconnect: policy) {
                 try VideoSource(cameraIndex: camera, width: size?.width, height: size?.height, fps: fps)
             }
-            return (source, false)
+            return (source, .camera)
         case .image:
-            return (try ImageSource(path: path, maxPixels: options.maxPixels), true)
+            return (try ImageSource(path: path, maxPixels: options.maxPixels), .image)
         case .video:
             var video: FrameSource = try VideoSource(path: path, maxPixels: options.maxPixels)
             if options.every > 1 {
@@ -294,7 +298,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             if options.realtime {
                 video = RealTimeFrameSource(video)
             }
-            return (video, false)
+            return (video, .video)
         }
     }
 
@@ -387,5 +391,5 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
 /// What the opening thread produced, read by the waiting one after the semaphore.
 private final class OpeningResult: @unchecked Sendable {
-    var result: Result<(FrameSource, Bool), Error>?
+    var result: Result<(FrameSource, SourceKind), Error>?
 }

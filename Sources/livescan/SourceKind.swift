@@ -19,8 +19,10 @@ enum SourceKind: String, CaseIterable {
         var isDirectory = false
         let exists = FileNames.exists(path, isDirectory: &isDirectory)
         // shot_%03d.png is an image sequence, which is read as a video. A missing `x.png` is an image too: among
-        // image arguments it is one the scan of them reports, not a video that splits them into two scans.
-        if !path.contains("%") && (ImageSource.isImagePath(path) || exists && isDirectory) {
+        // image arguments it is one the scan of them reports, not a video that splits them into two scans. A file
+        // under another name is an image when it holds one (`qr.dat`).
+        if !path.contains("%") && (ImageSource.isImagePath(path)
+            || exists && (isDirectory || ImageSource.holdsImage(atPath: path))) {
             return .image
         }
         return .video

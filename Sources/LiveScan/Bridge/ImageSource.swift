@@ -94,6 +94,29 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         imageExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
 
+    /// True when the file at `path` begins as an image OpenCV's imread decodes begins (PNG, JPEG, BMP, TIFF, WebP,
+    /// Netpbm), whatever its name: `qr.dat` saved from a PNG is an image. Reads the first 12 bytes of a regular file
+    /// only: opening a FIFO would wait for its writer. False for anything that cannot be read.
+    public static func holdsImage(atPath path: String) -> Bool {
+        guard let status = FileNames.status(path), status.st_mode & S_IFMT == S_IFREG else { return false }
+        let descriptor = FileNameBytes.withCName(path) { Foundation.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        defer { Foundation.close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, 12) }
+        guard count >= 3 else { return false }
+        let bytes = Array(head.prefix(count))
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
+        }
+        let ascii = { (text: String) in [UInt8](text.utf8) }
+        let netpbm = bytes[0] == UInt8(ascii: "P") && (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[1])
+            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[2])
+        return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF])
+            || starts(ascii("BM")) || starts(ascii("II*\u{0}")) || starts(ascii("MM\u{0}*"))
+            || starts(ascii("RIFF")) && starts(ascii("WEBP"), at: 8) || netpbm
+    }
+
     static var extensionList: String { imageExtensions.sorted().joined(separator: ", ") }
 
     public func nextFrame() throws -> Frame? {
