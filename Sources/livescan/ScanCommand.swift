@@ -249,7 +249,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// a stream that has not answered yet (up to `--timeout`), an image that takes seconds to decode. nil when a
     /// signal came first. Nothing is written before a source is open, so nothing is left half done when a
     /// signal ends the process while the opening is still stuck.
-    private func openSource(_ paths: [String], interruption: SignalWatcher) -> Result<(FrameSource, SourceKind), Error>? {
+    private func openSource(_ paths: [String], interruption: SignalWatcher)
+        -> Result<(FrameSource, SourceKind), Error>? {
         let opening = OpeningResult()
         let opened = DispatchSemaphore(value: 0)
         let opener = Thread { [self] in

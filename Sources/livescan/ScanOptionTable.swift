@@ -22,6 +22,10 @@ struct ScanOption {
         names.joined(separator: ", ") + (value.map { " \($0)" } ?? "")
     }
 
+    /// What `--types` is when it is not given: every symbology read by default, and text. The parser, `--help` and
+    /// the README take it from here.
+    static let defaultTypes = ["barcodes", "text"]
+
     static var typeNames: [String] { Symbology.allCases.map(\.rawValue) + ["barcodes", "text"] }
 
     /// The symbologies `barcodes` leaves out, which are read only when named (`Symbology.isReadByDefault`).
@@ -30,13 +34,14 @@ struct ScanOption {
     static let all: [ScanOption] = [
         ScanOption(
             names: ["--types"], value: "LIST",
-            help: ["what to look for, comma-separated (default: everything):"]
+            help: ["what to look for, comma-separated (default: \(defaultTypes.joined(separator: ","))):"]
                 + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology but "
                     + optInNames.joined(separator: " and ") + ", read only when named)"),
             readme: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
                 + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology but "
                 + optInNames.map { "`\($0)`" }.joined(separator: " and ") + ", which are read only when named "
-                + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); default: `barcodes,text`. "
+                + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); "
+                + "default: `\(defaultTypes.joined(separator: ","))`. "
                 + "`itf14` is ITF-14: an ITF of exactly 14 digits whose last is the GS1 mod-10 check digit (an "
                 + "ITF read that is not one is dropped; `itf` reads every ITF). Apple's Vision names are accepted "
                 + "too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, `I2of5`)"),

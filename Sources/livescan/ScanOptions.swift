@@ -67,7 +67,8 @@ struct ScanOptions {
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
         scans = Self.scans(of: sources)
-        (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(parsed.list("--types"))
+        (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(
+            parsed.list("--types") ?? ScanOption.defaultTypes)
         requestedLanguages = try Self.languages(parsed.list("--languages"))
         languages = TextLanguage.tesseractNames(requestedLanguages ?? ["eng"])
         guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
@@ -153,12 +154,11 @@ struct ScanOptions {
             + "images only (they make one scan)")
     }
 
-    /// `--types`: the symbologies named, whether barcodes and text are wanted, and whether `barcodes` (every
-    /// symbology read by default) was among them. Not given: everything.
-    private static func types(_ names: [String]?) throws
+    /// `--types`: the symbologies named, each once, whether barcodes and text are wanted, and whether `barcodes`
+    /// (every symbology read by default) was among them.
+    private static func types(_ names: [String]) throws
         -> (symbologies: [Symbology], wantsBarcodes: Bool, readsEverySymbology: Bool, wantsText: Bool)
     {
-        guard let names else { return ([], true, true, true) }
         guard !names.isEmpty else { throw UsageError(message: "--types needs at least one type") }
         var symbologies: [Symbology] = []
         var wantsBarcodes = false, readsEverySymbology = false, wantsText = false
@@ -175,7 +175,9 @@ struct ScanOptions {
                         + ScanOption.typeNames.joined(separator: ", ") + ")")
                 }
                 wantsBarcodes = true
-                symbologies.append(symbology)
+                if !symbologies.contains(symbology) {
+                    symbologies.append(symbology)
+                }
             }
         }
         if readsEverySymbology {

@@ -15,7 +15,8 @@ import LiveScanScenes
     }
 
     private func stills() throws -> [String] {
-        [try scratch.qrStill("vcard.png", payload: Self.vCard), try scratch.qrStill("path.png", payload: Self.windowsPath)]
+        [try scratch.qrStill("vcard.png", payload: Self.vCard),
+         try scratch.qrStill("path.png", payload: Self.windowsPath)]
     }
 
     @Test func rawWritesTheExactPayloadsWhenOutputIsNotATerminal() throws {

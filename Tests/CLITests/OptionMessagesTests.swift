@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import LiveScanScenes
+
+/// What the command says about its options: `--help` agrees with the code, and a bad value is named as it was
+/// typed, in one line that does not send the user after a package that does not exist.
+@Suite struct OptionMessagesTests {
+    private let scratch: ScratchFolder
+
+    init() throws {
+        scratch = try ScratchFolder()
+    }
+
+    /// The start line's `config.types` for `arguments`.
+    private func loggedTypes(_ arguments: [String]) throws -> [String] {
+        let image = try scratch.qrStill("types.png")
+        let events = scratch.path("types-\(UUID()).jsonl")
+        let result = try Livescan.run(["scan", "--events", events] + arguments + [image])
+        #expect(result.status == 0, "\(result.standardError)")
+        let start = try #require(try eventLog(at: URL(fileURLWithPath: events)).first)
+        return (start["config"] as? [String: Any])?["types"] as? [String] ?? []
+    }
+
+    @Test func helpStatesTheTypesDefaultTheScanUses() throws {
+        #expect(try loggedTypes([]) == ["all-barcodes", "text"])
+        let help = try Livescan.run(["scan", "--help"]).standardOutput
+        let typesLine = try #require(help.split(separator: "\n").first { $0.hasPrefix("  --types") })
+        #expect(typesLine.contains("(default: barcodes,text)"), "\(typesLine)")
+    }
+
+    @Test func aTypeNamedTwiceIsLoggedOnce() throws {
+        #expect(try loggedTypes(["--types", "qr,qr,QR"]) == ["qr"])
+        #expect(try loggedTypes(["--types", "text,qr,text"]) == ["qr", "text"])
+    }
+}
