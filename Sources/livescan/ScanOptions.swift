@@ -199,19 +199,26 @@ struct ScanOptions {
         return languages
     }
 
-    /// `--tracker name=value,...` over the defaults, each setting validated as it is read.
+    /// `--tracker name=value,...` over the defaults, each setting validated as it is read. A bad one is named as
+    /// typed (`grace_period`), not by the library's property (`gracePeriod`): validating after each setting, what
+    /// fails is the setting just made.
     private static func tracker(settings: [String]) throws -> TrackerConfiguration {
         var tracker = TrackerConfiguration()
+        let known = tracker.fields.map(\.0)
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Double(parts[1]) else {
                 throw UsageError(message: "--tracker takes name=number pairs, got '\(setting)'")
             }
+            guard known.contains(parts[0]) else {
+                throw UsageError(message: "--tracker \(setting): unknown setting '\(parts[0])' (known: "
+                    + known.joined(separator: ", ") + ")")
+            }
             do {
                 try tracker.set(parts[0], to: value)
                 try tracker.validate()
-            } catch let error as ScanError {
-                throw UsageError(message: "--tracker: \(error.description)")
+            } catch let ScanError.invalidParameter(_, reason) {
+                throw UsageError(message: "--tracker \(setting): \(parts[0]) \(reason)")
             }
         }
         return tracker

@@ -152,7 +152,7 @@ import LiveScanScenes
         #expect(try Livescan.run(["scan", "--frobnicate", "a.png"]).status == 2)
         let badKnob = try Livescan.run(["scan", "--tracker", "grace_period=-1", "a.png"])
         #expect(badKnob.status == 2)
-        #expect(badKnob.errorLines.first == "Error: --tracker: invalid gracePeriod: must be 0...86400 seconds")
+        #expect(badKnob.errorLines.first == "Error: --tracker grace_period=-1: grace_period must be 0...86400 seconds")
         // No SOURCE means the first camera, and this machine has none.
         let noCamera = try Livescan.run(["scan"])
         #expect(noCamera.status == 1)

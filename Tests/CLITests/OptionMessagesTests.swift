@@ -32,4 +32,10 @@ import LiveScanScenes
         #expect(try loggedTypes(["--types", "qr,qr,QR"]) == ["qr"])
         #expect(try loggedTypes(["--types", "text,qr,text"]) == ["qr", "text"])
     }
+
+    @Test func aTrackerSettingIsNamedAsTyped() throws {
+        let result = try Livescan.run(["scan", "--tracker", "grace_period=-1", "x.png"])
+        #expect(result.status == 2)
+        #expect(result.errorLines.first == "Error: --tracker grace_period=-1: grace_period must be 0...86400 seconds")
+    }
 }
