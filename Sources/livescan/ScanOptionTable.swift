@@ -53,7 +53,8 @@ struct ScanOption {
             readme: "text languages, comma-separated: Tesseract's names (`eng`, `deu`, `chi_sim`; `eng+deu` as "
                 + "Tesseract users type it) or BCP-47 tags as VisionKit takes them (`en-US`, `ja-JP`, `zh-Hans`, "
                 + "`de`). Default `eng`; a missing one names the Debian package that installs it "
-                + "(`tesseract-ocr-jpn`)"),
+                + "(`tesseract-ocr-jpn`), and one Debian has no package for is said to be unknown (`english`, "
+                + "`xx-YY`)"),
         ScanOption(
             names: ["--quality"], value: "LEVEL", help: ["fast, balanced (default) or accurate"],
             readme: "`fast`, `balanced` (default), `accurate` — see below"),

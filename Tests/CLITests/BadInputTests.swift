@@ -136,7 +136,7 @@ import LiveScanScenes
         let image = folder.appendingPathComponent("text.png")
         try SceneRenderer(scene: SceneRenderer.still(text: "hello").scene).writeImage(to: image.path)
         expectOneErrorLine(try Livescan.run(["scan", "--languages", "klingon", image.path]), status: 2,
-                           mentioning: ["klingon.traineddata", "tesseract-ocr-klingon"])
+                           mentioning: ["unknown language 'klingon'", "klingon.traineddata"])
     }
 
     @Test func oneByOneImageIsValidAndEmpty() throws {

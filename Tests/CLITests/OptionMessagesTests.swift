@@ -38,4 +38,20 @@ import LiveScanScenes
         #expect(result.status == 2)
         #expect(result.errorLines.first == "Error: --tracker grace_period=-1: grace_period must be 0...86400 seconds")
     }
+
+    /// `english` and `xx-YY` are no language Tesseract has data for and no Debian package installs: there is no
+    /// `tesseract-ocr-english` to suggest. A language Debian packages is still named with its package.
+    @Test func anUnknownLanguageIsSaidToBeUnknown() throws {
+        let image = try scratch.qrStill("text.png")
+        for language in ["english", "xx-YY"] {
+            let result = try Livescan.run(["scan", "--languages", language, image])
+            #expect(result.status == 2)
+            #expect(result.errorLines.count == 1, "\(result.errorLines)")
+            let line = result.errorLines.first ?? ""
+            #expect(line.contains("unknown language '\(language)'") && !line.contains("apt install"), "\(line)")
+        }
+        let japanese = try Livescan.run(["scan", "--languages", "ja-JP", image])
+        #expect(japanese.errorLines.first?.contains("apt install tesseract-ocr-jpn") == true,
+                "\(japanese.errorLines)")
+    }
 }
