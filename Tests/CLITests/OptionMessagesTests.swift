@@ -33,6 +33,15 @@ import LiveScanScenes
         #expect(try loggedTypes(["--types", "text,qr,text"]) == ["qr", "text"])
     }
 
+    @Test func everyHelpLineFitsEightyColumns() throws {
+        for arguments in [["--help"], ["scan", "--help"]] {
+            let help = try Livescan.run(arguments)
+            #expect(help.status == 0)
+            let long = help.outputLines.filter { $0.count > 80 }
+            #expect(long.isEmpty, "\(long)")
+        }
+    }
+
     @Test func aTrackerSettingIsNamedAsTyped() throws {
         let result = try Livescan.run(["scan", "--tracker", "grace_period=-1", "x.png"])
         #expect(result.status == 2)
