@@ -15,6 +15,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var settlesText = false
     /// `--once`: the first settled item has been printed.
     private var printedOnce = false
+    /// What the scans found, for the closing line on a terminal's standard error.
+    private var summary = ScanSummary()
     /// The size of the frames so far, to log a change of resolution.
     private var pictureSize = (width: 0, height: 0)
     /// The tracker's knobs the current scan runs with, for the event log's start line.
@@ -46,6 +48,9 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             if interruption.caughtSignal != nil {
                 break
             }
+        }
+        if !options.quiet && ScanSummary.isWanted {
+            Diagnostics.printError(summary.line(barcodesWanted: options.wantsBarcodes, textWanted: options.wantsText))
         }
         if let signal = interruption.caughtSignal {
             return ExitCode(signal: signal)
@@ -88,6 +93,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         scan.listing?.start()
         let outcome = scan.scanner.waitUntilFinished()
         lock.withLock { activeScanner = nil }
+        summary.scanned(outcome?.framesProcessed ?? 0, isImages: opened.isImages)
         return finish(scan, source: opened.source, outcome: outcome)
     }
 
@@ -337,6 +343,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
         // Counted first: what was found stays found even if the output below has gone (`| head`).
         itemsFound += changes.added.count
+        summary.count(changes)
         do {
             try eventLog?.write(changes)
             var shown = changes
