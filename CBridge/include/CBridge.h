@@ -75,6 +75,9 @@ typedef struct CB_Image CB_Image;
  * are reported in them; the image keeps the orientation, and the text functions read it upright.
  */
 CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Image **out_image, int *out_truncated);
+/** Decodes an image held in memory (`count` bytes of an image file: what a pipe gave), as CB_Image_open does. */
+CB_Status CB_Image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, CB_Image **out_image,
+                          int *out_truncated);
 /** Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA); `stride` bytes per row. */
 CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride, CB_Image **out_image);
 void CB_Image_delete(CB_Image *image);

@@ -295,6 +295,13 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 try VideoSource(cameraIndex: camera, width: size?.width, height: size?.height, fps: fps)
             }
             return (source, .camera)
+        case .image where path == SourceKind.standardInput:
+            guard isatty(STDIN_FILENO) != 1 else {
+                throw ScanError.sourceUnavailable(source: path, reason: "standard input is a terminal; give it an "
+                    + "image (livescan scan - < photo.png)")
+            }
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return (try ImageSource(encoded: data, name: path, maxPixels: options.maxPixels), .image)
         case .image:
             return (try ImageSource(path: path, maxPixels: options.maxPixels), .image)
         case .video:

@@ -66,6 +66,9 @@ struct ScanOptions {
             }))
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
+        if sources.count > 1 && sources.contains(SourceKind.standardInput) {
+            throw UsageError(message: "- (an image on standard input) is a SOURCE of its own: give it alone")
+        }
         scans = Self.scans(of: sources)
         (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(
             parsed.list("--types") ?? ScanOption.defaultTypes)

@@ -10,6 +10,9 @@ enum SourceKind: String, CaseIterable {
     case stream = "a stream"
 
     static func of(_ path: String) -> SourceKind {
+        if path == standardInput {
+            return .image
+        }
         if path.contains("://") {
             return .stream
         }
@@ -27,6 +30,9 @@ enum SourceKind: String, CaseIterable {
         }
         return .video
     }
+
+    /// The SOURCE that is one image read from standard input (`cat photo.png | livescan scan -`).
+    static let standardInput = "-"
 
     /// `/dev/video2` is camera 2; so is a bare `2` when no file of that name exists.
     static func cameraIndex(_ path: String) -> Int? {

@@ -11,10 +11,11 @@ Usage: livescan scan [options] SOURCE...
        livescan sources
        livescan --help | --version
 
-SOURCE is an image (by its name or what it holds), a folder of images (read in
-name order), a video file, an image-sequence pattern (shot_%04d.png, read as a
-video at one frame a second), a camera (/dev/video0, or its number; the default
-when no SOURCE is given) or a stream URL (rtsp://, http://, tcp://, udp://...).
+SOURCE is an image (by its name or what it holds; - reads one from standard
+input), a folder of images (read in name order), a video file, an image-sequence
+pattern (shot_%04d.png, read as a video at one frame a second), a camera
+(/dev/video0, or its number; the default when no SOURCE is given) or a stream
+URL (rtsp://, http://, tcp://, udp://...).
 For files, each item found is printed once, as `symbology:payload` or
 `text:transcript`; for cameras and streams, each event: `+ <id> qr <payload>`
 added, `~` updated, `-` removed. When standard output is a terminal, videos,

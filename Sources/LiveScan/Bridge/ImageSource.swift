@@ -51,6 +51,22 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         try self.init(name: path, paths: paths, maxPixels: maxPixels)
     }
 
+    /// One image from `data`, an image file's bytes (what a pipe gave), as the source `name` (the command's `-`:
+    /// standard input). Throws as `FrameImage(encoded:name:maxPixels:)` does; a truncated one is scanned for what
+    /// decoded and listed in `unreadableImages`.
+    public init(encoded data: Data, name: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+        self.maxPixels = maxPixels
+        paths = [name]
+        let image = try FrameImage(encoded: data, name: name, maxPixels: maxPixels)
+        if image.isTruncated {
+            unreadableImages.append(.sourceDamaged(source: name, reason: "the image is truncated (cut short); "
+                + "what decoded was scanned"))
+        }
+        firstImage = (name, image)
+        nextIndex = 1
+        info = SourceInfo(name: name, width: image.width, height: image.height, framesPerSecond: 0, frameCount: 1)
+    }
+
     /// The images at `paths`, read in that order (a folder's, an image sequence's files), as the source `name`.
     init(name: String, paths: [String], maxPixels: Int) throws {
         self.maxPixels = maxPixels
