@@ -235,15 +235,17 @@ std::optional<cv::Rect> readingArea(const CB_Image &image, const CB_Rect *rect, 
 
 }  // namespace
 
+extern "C" const char *CB_OCR_tessdata_directory(void) {
+    const char *prefix = std::getenv("TESSDATA_PREFIX");
+    return prefix != nullptr && *prefix != '\0' ? prefix : defaultTessdata;
+}
+
 extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr) {
     CB_TRY
     CB_REQUIRE(languages != nullptr && *languages != '\0' && out_ocr != nullptr, "CB_OCR_new: no language");
     *out_ocr = nullptr;
-    std::string directory = tessdata_path != nullptr && *tessdata_path != '\0' ? tessdata_path : "";
-    if (directory.empty()) {
-        const char *prefix = std::getenv("TESSDATA_PREFIX");
-        directory = prefix != nullptr && *prefix != '\0' ? prefix : defaultTessdata;
-    }
+    const std::string directory =
+        tessdata_path != nullptr && *tessdata_path != '\0' ? tessdata_path : CB_OCR_tessdata_directory();
     // Check each language first: Tesseract's own failure is a few lines on stderr and no reason.
     std::stringstream list(languages);
     std::string language;

@@ -313,6 +313,11 @@ typedef struct CB_TextLine {
  * process starts: Debian's Tesseract uses OpenMP and is ~9x slower on 2 cores without it.
  */
 CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr);
+/**
+ * The folder CB_OCR_new reads trained data from when it is given none: $TESSDATA_PREFIX when set, else Debian 12's
+ * /usr/share/tesseract-ocr/5/tessdata. Borrowed: valid until the environment changes.
+ */
+const char *CB_OCR_tessdata_directory(void);
 void CB_OCR_delete(CB_OCR *ocr);
 
 /**
