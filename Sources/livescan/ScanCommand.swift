@@ -17,6 +17,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var printedOnce = false
     /// What the scans found, for the closing line on a terminal's standard error.
     private var summary = ScanSummary()
+    /// The source being scanned, for its reconnections; and how many of them were reported.
+    private var scannedSource: FrameSource?
+    private var reconnectionsReported = 0
+    /// Whether the listing has the terminal: nothing else may then write to it.
+    private var showsListing = false
     /// The size of the frames so far, to log a change of resolution.
     private var pictureSize = (width: 0, height: 0)
     /// The tracker's knobs the current scan runs with, for the event log's start line.
@@ -159,8 +164,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private func configure(_ opened: OpenedSource) -> ConfiguredScan {
         let (source, region) = (opened.source, opened.region)
         // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
-        let showsListing = wantsListing(isImages: opened.isImages)
+        showsListing = wantsListing(isImages: opened.isImages)
         settlesText = !opened.isImages
+        scannedSource = source
+        reconnectionsReported = 0
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
                                   recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing)
         scanner.trackerConfiguration = options.tracker
@@ -382,11 +389,33 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 try eventLog?.resized(frameIndex: frame.index, time: frame.time, width: frame.width,
                                       height: frame.height)
             }
+            try reportReconnections(upTo: frame)
             for presenter in presenters {
                 try presenter.processed(frame, items: allItems)
             }
         } catch {
             recordOutputError(error, scanner: dataScanner)
+        }
+    }
+
+    /// `--reconnect`: each reopening of the source whose first frame is `frame` or earlier, once: a line in the
+    /// event log and, unless `-q` or the listing has the terminal, a note on stderr.
+    private func reportReconnections(upTo frame: Frame) throws {
+        guard let reconnections = scannedSource?.reconnections, reconnectionsReported < reconnections.count else {
+            return
+        }
+        for reconnection in reconnections[reconnectionsReported...] where reconnection.firstFrameIndex <= frame.index {
+            reconnectionsReported += 1
+            try eventLog?.reconnected(frameIndex: frame.index, time: frame.time, outage: reconnection.outage,
+                                      reason: reconnection.reason)
+            if !options.quiet && !showsListing {
+                let name = TerminalSafeText.escape(scannedSource?.info.name ?? "")
+                let outage = String(format: "%.1f", reconnection.outage)
+                // On a terminal the progress line may stand where this goes: erase it first; it is drawn again.
+                let erase = ProgressLine.isWanted ? "\r\u{1B}[K" : ""
+                Diagnostics.printError(erase + "Note: \(name): reconnected after \(outage) s without frames ("
+                    + TerminalSafeText.escape(reconnection.reason) + ")")
+            }
         }
     }
 

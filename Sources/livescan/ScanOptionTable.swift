@@ -137,7 +137,9 @@ struct ScanOption {
             help: ["cameras and streams: when the source stops, reopen it with",
                    "growing pauses for up to 30 s, keeping the items' ids"],
             readme: "cameras and streams: when the source stops, reopen it with growing pauses for up to 30 s; "
-                + "items still in view afterwards keep their ids", appliesTo: [.camera, .stream]),
+                + "items still in view afterwards keep their ids. Each reopening is a `Note:` line on stderr (not "
+                + "with `-q` or under the listing) and a `reconnect` line in the event log",
+            appliesTo: [.camera, .stream]),
         ScanOption(
             names: ["--events"], value: "PATH",
             help: ["write the JSON Lines event log to PATH (- for standard", "output)"],

@@ -137,7 +137,7 @@ public struct EventLogReport: Sendable, Equatable {
                 // Logs joined end to end: the last end line is the one that closes the report.
                 endLine = record
                 return
-            case .resize:
+            case .resize, .reconnect:
                 return
             case .add, .update, .remove:
                 break
@@ -217,7 +217,7 @@ extension EventLogReport.Item {
             updates += 1
         case .remove:
             removed = true
-        case .start, .resize, .end:
+        case .start, .resize, .reconnect, .end:
             break
         }
     }
