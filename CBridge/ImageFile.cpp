@@ -198,6 +198,31 @@ bool isTruncated(const Bytes &data) {
     return false;
 }
 
+/// The image file `data` holds, decoded after its header is checked against `max_pixels`: CB_Image_open's and
+/// CB_Image_decode's one way of reading an image.
+CB_Status decodeFile(const Bytes &data, int64_t max_pixels, CB_Image **out_image, int *out_truncated) {
+    if (const auto size = announcedSize(data)) {
+        if (size->width <= 0 || size->height <= 0) {
+            return cbridge::fail(CB_OPEN_FAILED, "not a readable image (its header says it has no pixels)");
+        }
+        if (const auto tooLarge = cbridge::pixelLimitExceeded(size->width, size->height, max_pixels)) {
+            return cbridge::fail(CB_TOO_LARGE, *tooLarge);
+        }
+    }
+    // The stored pixels, not turned by their Exif orientation: positions are reported in them, as every barcode
+    // reader and labelled set gives them; the picture keeps its orientation for reading text upright.
+    cv::Mat pixels = cbridge::decodeImage(data, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+    if (pixels.empty()) {
+        return cbridge::fail(CB_OPEN_FAILED, isTruncated(data) ? "the file is truncated (cut short)"
+                                                               : "not a readable image (corrupt or not an image)");
+    }
+    *out_truncated = isTruncated(data) ? 1 : 0;
+    auto image = std::make_unique<CB_Image>(std::move(pixels));
+    image->orientation = cbridge::exifOrientation(data);
+    *out_image = image.release();
+    return CB_OK;
+}
+
 }  // namespace
 
 extern "C" CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Image **out_image, int *out_truncated) {
@@ -219,25 +244,17 @@ extern "C" CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Imag
     if (std::ferror(file.get())) {
         return cbridge::fail(CB_OPEN_FAILED, std::strerror(errno));
     }
-    if (const auto size = announcedSize(data)) {
-        if (size->width <= 0 || size->height <= 0) {
-            return cbridge::fail(CB_OPEN_FAILED, "not a readable image (its header says it has no pixels)");
-        }
-        if (const auto tooLarge = cbridge::pixelLimitExceeded(size->width, size->height, max_pixels)) {
-            return cbridge::fail(CB_TOO_LARGE, *tooLarge);
-        }
-    }
-    // The stored pixels, not turned by their Exif orientation: positions are reported in them, as every barcode
-    // reader and labelled set gives them; the picture keeps its orientation for reading text upright.
-    cv::Mat pixels = cbridge::decodeImage(data, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-    if (pixels.empty()) {
-        return cbridge::fail(CB_OPEN_FAILED, isTruncated(data) ? "the file is truncated (cut short)"
-                                                               : "not a readable image (corrupt or not an image)");
-    }
-    *out_truncated = isTruncated(data) ? 1 : 0;
-    auto image = std::make_unique<CB_Image>(std::move(pixels));
-    image->orientation = cbridge::exifOrientation(data);
-    *out_image = image.release();
-    return CB_OK;
+    return decodeFile(data, max_pixels, out_image, out_truncated);
+    CB_CATCH
+}
+
+extern "C" CB_Status CB_Image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, CB_Image **out_image,
+                                     int *out_truncated) {
+    CB_TRY
+    CB_REQUIRE(bytes != nullptr && count > 0 && out_image != nullptr && out_truncated != nullptr,
+               "CB_Image_decode: no bytes");
+    *out_image = nullptr;
+    *out_truncated = 0;
+    return decodeFile(Bytes(bytes, bytes + count), max_pixels, out_image, out_truncated);
     CB_CATCH
 }

@@ -21,6 +21,44 @@ namespace {
 
 const char *const defaultTessdata = "/usr/share/tesseract-ocr/5/tessdata";
 
+/// The languages Debian 12 packages trained data for, as Tesseract names them: tesseract-ocr-<name> with `_` as
+/// `-` (chi_sim is in tesseract-ocr-chi-sim), from `apt-cache search '^tesseract-ocr-'` less the script packages
+/// (their data is `script/Latin`, no language name) and tesseract-ocr-all. A missing language not among them is
+/// named unknown: there is no tesseract-ocr-english to install.
+const std::array<const char *, 124> debianLanguages = {
+    "afr",      "amh",     "ara", "asm",      "aze", "aze_cyrl", "bel",          "ben",      "bod",          "bos",
+    "bre",      "bul",     "cat", "ceb",      "ces", "chi_sim",  "chi_sim_vert", "chi_tra",  "chi_tra_vert", "chr",
+    "cos",      "cym",     "dan", "deu",      "div", "dzo",      "ell",          "eng",      "enm",          "epo",
+    "est",      "eus",     "fao", "fas",      "fil", "fin",      "fra",          "frk",      "frm",          "fry",
+    "gla",      "gle",     "glg", "grc",      "guj", "hat",      "heb",          "hin",      "hrv",          "hun",
+    "hye",      "iku",     "ind", "isl",      "ita", "ita_old",  "jav",          "jpn",      "jpn_vert",     "kan",
+    "kat",      "kat_old", "kaz", "khm",      "kir", "kmr",      "kor",          "kor_vert", "lao",          "lat",
+    "lav",      "lit",     "ltz", "mal",      "mar", "mkd",      "mlt",          "mon",      "mri",          "msa",
+    "mya",      "nep",     "nld", "nor",      "oci", "ori",      "osd",          "pan",      "pol",          "por",
+    "pus",      "que",     "ron", "rus",      "san", "sin",      "slk",          "slv",      "snd",          "spa",
+    "spa_old",  "sqi",     "srp", "srp_latn", "sun", "swa",      "swe",          "syr",      "tam",          "tat",
+    "tel",      "tgk",     "tha", "tir",      "ton", "tur",      "uig",          "ukr",      "urd",          "uzb",
+    "uzb_cyrl", "vie",     "yid", "yor",
+};
+
+/// Why `language` is missing: its Debian package when Debian has one, else that no language of that name exists.
+std::string missingLanguage(const std::string &language, const std::string &file) {
+    for (const char *known : debianLanguages) {
+        if (language == known) {
+            // Debian's package names are lower case with hyphens: chi_sim is in tesseract-ocr-chi-sim.
+            std::string package = language;
+            for (char &c : package) {
+                c = c == '_' ? '-' : c;
+            }
+            return "Tesseract language '" + language + "' is not installed (" + file +
+                   " not found; Debian: apt install tesseract-ocr-" + package + ")";
+        }
+    }
+    return "unknown language '" + language + "': no trained data of that name is installed (" + file +
+           " not found) and no Debian package has it; give Tesseract's name (eng, deu, chi_sim) or a BCP-47 tag "
+           "(en-US, de, zh-Hans)";
+}
+
 CB_Quad quadOf(int left, int top, int right, int bottom, double scale, int offsetX, int offsetY) {
     CB_Quad quad;
     const float x0 = float(left / scale + offsetX), x1 = float(right / scale + offsetX);
@@ -197,15 +235,17 @@ std::optional<cv::Rect> readingArea(const CB_Image &image, const CB_Rect *rect, 
 
 }  // namespace
 
+extern "C" const char *CB_OCR_tessdata_directory(void) {
+    const char *prefix = std::getenv("TESSDATA_PREFIX");
+    return prefix != nullptr && *prefix != '\0' ? prefix : defaultTessdata;
+}
+
 extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr) {
     CB_TRY
     CB_REQUIRE(languages != nullptr && *languages != '\0' && out_ocr != nullptr, "CB_OCR_new: no language");
     *out_ocr = nullptr;
-    std::string directory = tessdata_path != nullptr && *tessdata_path != '\0' ? tessdata_path : "";
-    if (directory.empty()) {
-        const char *prefix = std::getenv("TESSDATA_PREFIX");
-        directory = prefix != nullptr && *prefix != '\0' ? prefix : defaultTessdata;
-    }
+    const std::string directory =
+        tessdata_path != nullptr && *tessdata_path != '\0' ? tessdata_path : CB_OCR_tessdata_directory();
     // Check each language first: Tesseract's own failure is a few lines on stderr and no reason.
     std::stringstream list(languages);
     std::string language;
@@ -215,14 +255,7 @@ extern "C" CB_Status CB_OCR_new(const char *tessdata_path, const char *languages
         }
         const std::string file = directory + "/" + language + ".traineddata";
         if (!cbridge::regularFileSize(file)) {
-            // Debian's package names are lower case with hyphens: chi_sim is in tesseract-ocr-chi-sim.
-            std::string package = language;
-            for (char &c : package) {
-                c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            }
-            const std::string install = "Debian: apt install tesseract-ocr-" + package;
-            return cbridge::fail(CB_MODEL_MISSING, "Tesseract language '" + language + "' is not installed (" + file +
-                                                       " not found; " + install + ")");
+            return cbridge::fail(CB_MODEL_MISSING, missingLanguage(language, file));
         }
     }
     auto ocr = std::make_unique<CB_OCR>();

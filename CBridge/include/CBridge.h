@@ -75,6 +75,9 @@ typedef struct CB_Image CB_Image;
  * are reported in them; the image keeps the orientation, and the text functions read it upright.
  */
 CB_Status CB_Image_open(const char *path, int64_t max_pixels, CB_Image **out_image, int *out_truncated);
+/** Decodes an image held in memory (`count` bytes of an image file: what a pipe gave), as CB_Image_open does. */
+CB_Status CB_Image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, CB_Image **out_image,
+                          int *out_truncated);
 /** Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA); `stride` bytes per row. */
 CB_Status CB_Image_new(const uint8_t *pixels, int width, int height, int channels, int stride, CB_Image **out_image);
 void CB_Image_delete(CB_Image *image);
@@ -310,6 +313,11 @@ typedef struct CB_TextLine {
  * process starts: Debian's Tesseract uses OpenMP and is ~9x slower on 2 cores without it.
  */
 CB_Status CB_OCR_new(const char *tessdata_path, const char *languages, CB_OCR **out_ocr);
+/**
+ * The folder CB_OCR_new reads trained data from when it is given none: $TESSDATA_PREFIX when set, else Debian 12's
+ * /usr/share/tesseract-ocr/5/tessdata. Borrowed: valid until the environment changes.
+ */
+const char *CB_OCR_tessdata_directory(void);
 void CB_OCR_delete(CB_OCR *ocr);
 
 /**

@@ -172,8 +172,14 @@ enum ReportTable {
         }
         let events = ["add", "update", "remove"].map { "\($0) \(totals.eventsPerType[$0] ?? 0)" }
         lines.append("events: " + events.joined(separator: ", "))
-        var frames = "frames: " + (totals.frameCount.map(String.init) ?? "-")
-        frames += ", duration: " + seconds(totals.duration) + " s"
+        var frames: String
+        if totals.holdsStillImages {
+            // Images have no media time: the one second between them in the log is no duration.
+            frames = "images: " + (totals.frameCount.map(String.init) ?? "-")
+        } else {
+            frames = "frames: " + (totals.frameCount.map(String.init) ?? "-")
+            frames += ", duration: " + seconds(totals.duration) + " s"
+        }
         if let reason = totals.endReason {
             frames += ", ended: " + TerminalSafeText.escape(reason)
             if let error = totals.endError {
@@ -291,7 +297,8 @@ enum ReportJSON {
             "items": report.items.count, "items_per_kind": totals.itemsPerKind,
             "items_per_symbology": totals.itemsPerSymbology, "events": totals.eventsPerType,
             "frames": orNull(totals.frameCount), "last_frame": orNull(totals.lastFrame),
-            "duration": orNull(totals.duration), "bad_lines": totals.badLines.count,
+            "duration": orNull(totals.duration), "images": orNull(totals.holdsStillImages ? totals.frameCount : nil),
+            "bad_lines": totals.badLines.count,
             "has_start": totals.hasStartLine, "has_end": totals.hasEndLine,
             "end_reason": orNull(totals.endReason), "end_error": orNull(totals.endError),
             "in_view_when_cut": report.itemsInViewWhenCut.count,

@@ -10,6 +10,18 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private var eventLog: EventLogWriter?
     private var outputError: ScanError?
     private var itemsFound = 0
+    /// Whether the scan's text lines settle before they are printed (`FindingLines.settled`): a video's do, a
+    /// still image's are read once.
+    private var settlesText = false
+    /// `--once`: the first settled item has been printed.
+    private var printedOnce = false
+    /// What the scans found, for the closing line on a terminal's standard error.
+    private var summary = ScanSummary()
+    /// The source being scanned, for its reconnections; and how many of them were reported.
+    private var scannedSource: FrameSource?
+    private var reconnectionsReported = 0
+    /// Whether the listing has the terminal: nothing else may then write to it.
+    private var showsListing = false
     /// The size of the frames so far, to log a change of resolution.
     private var pictureSize = (width: 0, height: 0)
     /// The tracker's knobs the current scan runs with, for the event log's start line.
@@ -41,6 +53,9 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             if interruption.caughtSignal != nil {
                 break
             }
+        }
+        if !options.quiet && ScanSummary.isWanted {
+            Diagnostics.printError(summary.line(barcodesWanted: options.wantsBarcodes, textWanted: options.wantsText))
         }
         if let signal = interruption.caughtSignal {
             return ExitCode(signal: signal)
@@ -83,14 +98,17 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         scan.listing?.start()
         let outcome = scan.scanner.waitUntilFinished()
         lock.withLock { activeScanner = nil }
+        summary.scanned(outcome?.framesProcessed ?? 0, isImages: opened.isImages)
         return finish(scan, source: opened.source, outcome: outcome)
     }
 
     /// A source open to scan, with the region of interest in its frame's pixels.
     private struct OpenedSource {
         let source: FrameSource
-        let isImages: Bool
+        let kind: SourceKind
         let region: Bounds?
+
+        var isImages: Bool { kind == .image }
     }
 
     /// What opening gave: a source to scan, or the result of a scan that ends before it starts.
@@ -102,10 +120,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// Opens `paths`, places `--roi` in its frame and, with the source open, the event log.
     private func open(_ paths: [String], interruption: SignalWatcher) -> Opening {
         let source: FrameSource
-        let isImages: Bool
+        let kind: SourceKind
         switch openSource(paths, interruption: interruption) {
         case let .success(opened):
-            (source, isImages) = opened
+            (source, kind) = opened
         case let .failure(error):
             Diagnostics.report(error)
             return .ended(.failed)
@@ -132,7 +150,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 return .ended(.stopped(Diagnostics.fail(error, code: .inputError)))
             }
         }
-        return .opened(OpenedSource(source: source, isImages: isImages, region: region))
+        return .opened(OpenedSource(source: source, kind: kind, region: region))
     }
 
     /// A scan ready to start: its scanner, and the outputs that show it beside `presenters`.
@@ -146,7 +164,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     private func configure(_ opened: OpenedSource) -> ConfiguredScan {
         let (source, region) = (opened.source, opened.region)
         // Guidance is shown by the listing only; elsewhere its locator and blur measure would be wasted.
-        let showsListing = wantsListing(isImages: opened.isImages)
+        showsListing = wantsListing(isImages: opened.isImages)
+        settlesText = !opened.isImages
+        scannedSource = source
+        reconnectionsReported = 0
         let scanner = DataScanner(recognizedDataTypes: options.recognizedDataTypes, qualityLevel: options.quality,
                                   recognizesMultipleItems: !options.singleItem, isGuidanceEnabled: showsListing)
         scanner.trackerConfiguration = options.tracker
@@ -156,7 +177,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         let listing = showsListing
             ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region)
             : nil
-        presenters = makePresenters(listing: listing, source: source.info, isImages: opened.isImages)
+        presenters = makePresenters(listing: listing, source: source.info, kind: opened.kind)
         let annotated = options.annotatePath.map {
             AnnotatedOutput(path: $0, source: source.info, regionOfInterest: region)
         }
@@ -210,7 +231,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             && !options.noListing && !options.quiet && options.eventsPath != "-"
     }
 
-    private func makePresenters(listing: LiveListing?, source: SourceInfo, isImages: Bool) -> [ScanPresenter] {
+    private func makePresenters(listing: LiveListing?, source: SourceInfo, kind: SourceKind) -> [ScanPresenter] {
+        let isImages = kind == .image, isLive = kind == .camera || kind == .stream
         // A log on standard output owns it: nothing else is printed there.
         if options.eventsPath == "-" || options.quiet {
             return []
@@ -219,11 +241,14 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             return [listing]
         }
         // Live sources never end, so what matters is what changes, as zbarcam prints; files and images
-        // get zbarimg's one line per item found, unless --changes asks for the events.
-        let eventLines = options.changes || (source.frameCount == nil && !isImages && !options.raw && !options.once)
-        let lines: ScanPresenter = eventLines ? ChangeLines(output: standardOutput, names: names(source))
+        // get zbarimg's one line per item found, unless --changes asks for the events. A file is no live source
+        // even when its container gives no frame count (a PDF of one JPEG page, which FFmpeg reads as MJPEG).
+        let eventLines = options.changes || (isLive && !options.raw && !options.once)
+        let writing = ValueWriting.forStandardOutput(raw: options.raw)
+        let lines: ScanPresenter = eventLines
+            ? ChangeLines(output: standardOutput, raw: options.raw, names: names(source), writing: writing)
             : FindingLines(output: standardOutput, raw: options.raw, names: names(source),
-                           settlesText: !isImages && !options.once)
+                           settlesText: settlesText && !options.once, writing: writing)
         // The progress line first: it erases itself before the lines are printed.
         return (!isImages && ProgressLine.isWanted ? [ProgressLine(source: source)] : []) + [lines]
     }
@@ -237,14 +262,15 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// a stream that has not answered yet (up to `--timeout`), an image that takes seconds to decode. nil when a
     /// signal came first. Nothing is written before a source is open, so nothing is left half done when a
     /// signal ends the process while the opening is still stuck.
-    private func openSource(_ paths: [String], interruption: SignalWatcher) -> Result<(FrameSource, Bool), Error>? {
+    private func openSource(_ paths: [String], interruption: SignalWatcher)
+        -> Result<(FrameSource, SourceKind), Error>? {
         let opening = OpeningResult()
         let opened = DispatchSemaphore(value: 0)
         let opener = Thread { [self] in
             opening.result = Result {
                 // Several are images (`ScanOptions.scans`): one scan of them all.
                 paths.count == 1 ? try openSource(paths[0])
-                    : (try ImageFilesSource(paths: paths, maxPixels: options.maxPixels), true)
+                    : (try ImageFilesSource(paths: paths, maxPixels: options.maxPixels), .image)
             }
             opened.signal()
         }
@@ -261,7 +287,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         return opening.result
     }
 
-    private func openSource(_ path: String) throws -> (FrameSource, Bool) {
+    private func openSource(_ path: String) throws -> (FrameSource, SourceKind) {
         let policy = options.reconnect ? LiveFrameSource.ReconnectPolicy() : nil
         switch SourceKind.of(path) {
         case .stream:
@@ -269,15 +295,22 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             let source = try LiveFrameSource(reconnect: policy) {
                 try VideoSource(url: path, timeout: timeout, maxPixels: maxPixels)
             }
-            return (source, false)
+            return (source, .stream)
         case .camera:
             let (camera, size, fps) = (SourceKind.cameraIndex(path) ?? 0, options.cameraSize, options.cameraFPS)
             let source = try LiveFrameSource(reconnect: policy) {
                 try VideoSource(cameraIndex: camera, width: size?.width, height: size?.height, fps: fps)
             }
-            return (source, false)
+            return (source, .camera)
+        case .image where path == SourceKind.standardInput:
+            guard isatty(STDIN_FILENO) != 1 else {
+                throw ScanError.sourceUnavailable(source: path, reason: "standard input is a terminal; give it an "
+                    + "image (livescan scan - < photo.png)")
+            }
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return (try ImageSource(encoded: data, name: path, maxPixels: options.maxPixels), .image)
         case .image:
-            return (try ImageSource(path: path, maxPixels: options.maxPixels), true)
+            return (try ImageSource(path: path, maxPixels: options.maxPixels), .image)
         case .video:
             var video: FrameSource = try VideoSource(path: path, maxPixels: options.maxPixels)
             if options.every > 1 {
@@ -286,7 +319,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             if options.realtime {
                 video = RealTimeFrameSource(video)
             }
-            return (video, false)
+            return (video, .video)
         }
     }
 
@@ -323,17 +356,20 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
         // Counted first: what was found stays found even if the output below has gone (`| head`).
-        let alreadyFound = itemsFound
         itemsFound += changes.added.count
+        summary.count(changes)
         do {
             try eventLog?.write(changes)
             var shown = changes
             if options.once {
-                // zbarcam --oneshot: the first item found, then stop.
-                shown.added = alreadyFound == 0 ? Array(changes.added.prefix(1)) : []
+                // zbarcam --oneshot: the first item found, as line output would print it (a text line once it
+                // has settled, not its first piece), then stop.
+                let first = printedOnce ? nil : FindingLines.settled(changes, settlesText: settlesText).first
+                shown.added = first.map { [$0] } ?? []
                 shown.updated = []
                 shown.removed = []
-                if !changes.added.isEmpty {
+                if first != nil {
+                    printedOnce = true
                     dataScanner.requestStop()
                 }
             }
@@ -353,11 +389,33 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 try eventLog?.resized(frameIndex: frame.index, time: frame.time, width: frame.width,
                                       height: frame.height)
             }
+            try reportReconnections(upTo: frame)
             for presenter in presenters {
                 try presenter.processed(frame, items: allItems)
             }
         } catch {
             recordOutputError(error, scanner: dataScanner)
+        }
+    }
+
+    /// `--reconnect`: each reopening of the source whose first frame is `frame` or earlier, once: a line in the
+    /// event log and, unless `-q` or the listing has the terminal, a note on stderr.
+    private func reportReconnections(upTo frame: Frame) throws {
+        guard let reconnections = scannedSource?.reconnections, reconnectionsReported < reconnections.count else {
+            return
+        }
+        for reconnection in reconnections[reconnectionsReported...] where reconnection.firstFrameIndex <= frame.index {
+            reconnectionsReported += 1
+            try eventLog?.reconnected(frameIndex: frame.index, time: frame.time, outage: reconnection.outage,
+                                      reason: reconnection.reason)
+            if !options.quiet && !showsListing {
+                let name = TerminalSafeText.escape(scannedSource?.info.name ?? "")
+                let outage = String(format: "%.1f", reconnection.outage)
+                // On a terminal the progress line may stand where this goes: erase it first; it is drawn again.
+                let erase = ProgressLine.isWanted ? "\r\u{1B}[K" : ""
+                Diagnostics.printError(erase + "Note: \(name): reconnected after \(outage) s without frames ("
+                    + TerminalSafeText.escape(reconnection.reason) + ")")
+            }
         }
     }
 
@@ -377,5 +435,5 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
 /// What the opening thread produced, read by the waiting one after the semaphore.
 private final class OpeningResult: @unchecked Sendable {
-    var result: Result<(FrameSource, Bool), Error>?
+    var result: Result<(FrameSource, SourceKind), Error>?
 }

@@ -22,6 +22,10 @@ struct ScanOption {
         names.joined(separator: ", ") + (value.map { " \($0)" } ?? "")
     }
 
+    /// What `--types` is when it is not given: every symbology read by default, and text. The parser, `--help` and
+    /// the README take it from here.
+    static let defaultTypes = ["barcodes", "text"]
+
     static var typeNames: [String] { Symbology.allCases.map(\.rawValue) + ["barcodes", "text"] }
 
     /// The symbologies `barcodes` leaves out, which are read only when named (`Symbology.isReadByDefault`).
@@ -30,15 +34,17 @@ struct ScanOption {
     static let all: [ScanOption] = [
         ScanOption(
             names: ["--types"], value: "LIST",
-            help: ["what to look for, comma-separated (default: everything):"]
+            help: ["what to look for, comma-separated (default: \(defaultTypes.joined(separator: ","))):"]
                 + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology but "
                     + optInNames.joined(separator: " and ") + ", read only when named)"),
             readme: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
                 + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology but "
                 + optInNames.map { "`\($0)`" }.joined(separator: " and ") + ", which are read only when named "
-                + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); default: `barcodes,text`. "
-                + "Apple's Vision names are accepted too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, "
-                + "`itf14`)"),
+                + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); "
+                + "default: `\(defaultTypes.joined(separator: ","))`. "
+                + "`itf14` is ITF-14: an ITF of exactly 14 digits whose last is the GS1 mod-10 check digit (an "
+                + "ITF read that is not one is dropped; `itf` reads every ITF). Apple's Vision names are accepted "
+                + "too, in any case (`microQR`, `dataMatrix`, `gs1DataBar`, `I2of5`)"),
         ScanOption(
             names: ["--languages"], value: "LIST",
             help: ["text languages, comma-separated, as Tesseract names them",
@@ -47,7 +53,8 @@ struct ScanOption {
             readme: "text languages, comma-separated: Tesseract's names (`eng`, `deu`, `chi_sim`; `eng+deu` as "
                 + "Tesseract users type it) or BCP-47 tags as VisionKit takes them (`en-US`, `ja-JP`, `zh-Hans`, "
                 + "`de`). Default `eng`; a missing one names the Debian package that installs it "
-                + "(`tesseract-ocr-jpn`)"),
+                + "(`tesseract-ocr-jpn`), and one Debian has no package for is said to be unknown (`english`, "
+                + "`xx-YY`)"),
         ScanOption(
             names: ["--quality"], value: "LEVEL", help: ["fast, balanced (default) or accurate"],
             readme: "`fast`, `balanced` (default), `accurate` — see below"),
@@ -63,14 +70,21 @@ struct ScanOption {
             names: ["--single"], value: nil, help: ["report one item at a time, the one nearest the centre"],
             readme: "one item at a time: the one nearest the centre, kept until it leaves"),
         ScanOption(
-            names: ["--raw"], value: nil, help: ["print payloads and transcripts only"],
-            readme: "payloads and transcripts only"),
+            names: ["--raw"], value: nil,
+            help: ["print payloads and transcripts only; their exact bytes", "when standard output is not a terminal"],
+            readme: "payloads and transcripts only (with `--changes`: `+ 3f2a9c1d https://...`). When standard output "
+                + "is not a terminal, their exact bytes, as zbarimg's `--raw` writes them: a vCard's newlines as "
+                + "newlines, a path's backslashes single (a payload may then span lines); on a terminal they are "
+                + "escaped as all output is (`\\n`, `\\e`), since a payload may hold terminal escapes"),
         ScanOption(
             names: ["--changes"], value: nil, help: ["one line per event instead: + added, ~ updated, - removed"],
             readme: "one line per event instead: `+ 3f2a9c1d qr https://...` added, `~` updated, `-` removed"),
         ScanOption(
-            names: ["--once", "--oneshot", "-1"], value: nil, help: ["print the first item found and stop"],
-            readme: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it)"),
+            names: ["--once", "--oneshot", "-1"], value: nil,
+            help: ["print the first item found and stop (in a video, a text", "line once it has settled)"],
+            readme: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it): a code as soon "
+                + "as it is read, a video's text line once it has settled (as line output prints it: when it leaves "
+                + "or the scan ends, not its first piece as it enters the frame)"),
         ScanOption(
             names: ["--quiet", "-q"], value: nil,
             help: ["print nothing; the exit status says whether anything", "was found"],
@@ -123,7 +137,9 @@ struct ScanOption {
             help: ["cameras and streams: when the source stops, reopen it with",
                    "growing pauses for up to 30 s, keeping the items' ids"],
             readme: "cameras and streams: when the source stops, reopen it with growing pauses for up to 30 s; "
-                + "items still in view afterwards keep their ids", appliesTo: [.camera, .stream]),
+                + "items still in view afterwards keep their ids. Each reopening is a `Note:` line on stderr (not "
+                + "with `-q` or under the listing) and a `reconnect` line in the event log",
+            appliesTo: [.camera, .stream]),
         ScanOption(
             names: ["--events"], value: "PATH",
             help: ["write the JSON Lines event log to PATH (- for standard", "output)"],

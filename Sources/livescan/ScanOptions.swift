@@ -66,8 +66,12 @@ struct ScanOptions {
             }))
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
+        if sources.count > 1 && sources.contains(SourceKind.standardInput) {
+            throw UsageError(message: "- (an image on standard input) is a SOURCE of its own: give it alone")
+        }
         scans = Self.scans(of: sources)
-        (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(parsed.list("--types"))
+        (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(
+            parsed.list("--types") ?? ScanOption.defaultTypes)
         requestedLanguages = try Self.languages(parsed.list("--languages"))
         languages = TextLanguage.tesseractNames(requestedLanguages ?? ["eng"])
         guard !languages.isEmpty else { throw UsageError(message: "--languages needs at least one language") }
@@ -153,12 +157,11 @@ struct ScanOptions {
             + "images only (they make one scan)")
     }
 
-    /// `--types`: the symbologies named, whether barcodes and text are wanted, and whether `barcodes` (every
-    /// symbology read by default) was among them. Not given: everything.
-    private static func types(_ names: [String]?) throws
+    /// `--types`: the symbologies named, each once, whether barcodes and text are wanted, and whether `barcodes`
+    /// (every symbology read by default) was among them.
+    private static func types(_ names: [String]) throws
         -> (symbologies: [Symbology], wantsBarcodes: Bool, readsEverySymbology: Bool, wantsText: Bool)
     {
-        guard let names else { return ([], true, true, true) }
         guard !names.isEmpty else { throw UsageError(message: "--types needs at least one type") }
         var symbologies: [Symbology] = []
         var wantsBarcodes = false, readsEverySymbology = false, wantsText = false
@@ -175,7 +178,9 @@ struct ScanOptions {
                         + ScanOption.typeNames.joined(separator: ", ") + ")")
                 }
                 wantsBarcodes = true
-                symbologies.append(symbology)
+                if !symbologies.contains(symbology) {
+                    symbologies.append(symbology)
+                }
             }
         }
         if readsEverySymbology {
@@ -197,19 +202,26 @@ struct ScanOptions {
         return languages
     }
 
-    /// `--tracker name=value,...` over the defaults, each setting validated as it is read.
+    /// `--tracker name=value,...` over the defaults, each setting validated as it is read. A bad one is named as
+    /// typed (`grace_period`), not by the library's property (`gracePeriod`): validating after each setting, what
+    /// fails is the setting just made.
     private static func tracker(settings: [String]) throws -> TrackerConfiguration {
         var tracker = TrackerConfiguration()
+        let known = tracker.fields.map(\.0)
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Double(parts[1]) else {
                 throw UsageError(message: "--tracker takes name=number pairs, got '\(setting)'")
             }
+            guard known.contains(parts[0]) else {
+                throw UsageError(message: "--tracker \(setting): unknown setting '\(parts[0])' (known: "
+                    + known.joined(separator: ", ") + ")")
+            }
             do {
                 try tracker.set(parts[0], to: value)
                 try tracker.validate()
-            } catch let error as ScanError {
-                throw UsageError(message: "--tracker: \(error.description)")
+            } catch let ScanError.invalidParameter(_, reason) {
+                throw UsageError(message: "--tracker \(setting): \(parts[0]) \(reason)")
             }
         }
         return tracker

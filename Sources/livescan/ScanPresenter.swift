@@ -25,7 +25,8 @@ struct SourceNames {
     }
 }
 
-/// zbarimg's habit: one line per item found (`qr:payload`, `text:...`; `--raw`: the value alone). A code is
+/// zbarimg's habit: one line per item found (`qr:payload`, `text:...`; `--raw`: the value alone, exact when no
+/// terminal reads it, `ValueWriting`). A code is
 /// printed when it is first recognised: its payload is what it is. In a video a text line is printed when it
 /// has settled, as it leaves or the scan ends, with the transcript voted over all its readings: its first
 /// reading may be a piece (a line entering from the frame's edge reads `88`, then `Lot 88`, then
@@ -35,49 +36,63 @@ final class FindingLines: ScanPresenter {
     private let raw: Bool
     private let names: SourceNames?
     private let settlesText: Bool
+    private let writing: ValueWriting
 
-    init(output: LineOutput, raw: Bool, names: SourceNames? = nil, settlesText: Bool = false) {
+    init(output: LineOutput, raw: Bool, names: SourceNames? = nil, settlesText: Bool = false,
+         writing: ValueWriting = .escaped) {
         self.output = output
         self.raw = raw
         self.names = names
         self.settlesText = settlesText
+        self.writing = writing
     }
 
     func changed(_ changes: ScanChanges) throws {
-        guard settlesText else {
-            return try print(changes.added, file: changes.file)
-        }
+        try print(Self.settled(changes, settlesText: settlesText), file: changes.file)
+    }
+
+    /// The items of `changes` whose value has settled, in the order they are printed: every code added; text
+    /// added when `settlesText` is false (a still image is read once: its lines are what they are), else text
+    /// removed, as it leaves or the scan ends, with its voted transcript. `--once` prints the first of them.
+    static func settled(_ changes: ScanChanges, settlesText: Bool) -> [RecognizedItem] {
+        guard settlesText else { return changes.added }
         func isText(_ item: RecognizedItem) -> Bool {
             if case .text = item { true } else { false }
         }
-        try print(changes.added.filter { !isText($0) } + changes.removed.filter(isText), file: changes.file)
+        return changes.added.filter { !isText($0) } + changes.removed.filter(isText)
     }
 
     /// One line per item; `file`: the image file they were found in, for `--names`.
     func print(_ items: [RecognizedItem], file: String?) throws {
         for item in items {
-            let line = raw ? ItemText.value(item) : "\(item.kindName):\(ItemText.value(item))"
-            try output.write(names?.prefix(line, file: file) ?? line)
+            let start = names?.prefix(raw ? "" : "\(item.kindName):", file: file) ?? (raw ? "" : "\(item.kindName):")
+            try output.write(lineBytes: Array(start.utf8) + ItemText.bytes(item, writing))
         }
     }
 }
 
 /// `--changes`: one line per event, `+` added, `~` updated, `-` removed, with the short id:
-/// `+ 3f2a9c1d qr https://example.com`.
+/// `+ 3f2a9c1d qr https://example.com`; with `--raw` the value alone after the id, exact when no terminal reads it
+/// (`ValueWriting`): `+ 3f2a9c1d https://example.com`.
 final class ChangeLines: ScanPresenter {
     private let output: LineOutput
+    private let raw: Bool
     private let names: SourceNames?
+    private let writing: ValueWriting
 
-    init(output: LineOutput, names: SourceNames? = nil) {
+    init(output: LineOutput, raw: Bool = false, names: SourceNames? = nil, writing: ValueWriting = .escaped) {
         self.output = output
+        self.raw = raw
         self.names = names
+        self.writing = writing
     }
 
     func changed(_ changes: ScanChanges) throws {
         for (mark, items) in [("-", changes.removed), ("+", changes.added), ("~", changes.updated)] {
             for item in items {
-                let line = "\(mark) \(item.shortID) \(item.kindName) \(ItemText.value(item))"
-                try output.write(names?.prefix(line, file: changes.file) ?? line)
+                let start = "\(mark) \(item.shortID) " + (raw ? "" : "\(item.kindName) ")
+                let named = names?.prefix(start, file: changes.file) ?? start
+                try output.write(lineBytes: Array(named.utf8) + ItemText.bytes(item, writing))
             }
         }
     }

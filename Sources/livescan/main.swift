@@ -4,24 +4,26 @@ import LiveScan
 let version = "0.1.0"
 
 let help = """
-livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on Linux)
+livescan \(version): live barcode and text scanner, VisionKit's DataScanner on Linux
 
 Usage: livescan scan [options] SOURCE...
        livescan report [--csv | --json] EVENTS.jsonl
        livescan sources
        livescan --help | --version
 
-SOURCE is an image, a folder of images (read in name order), a video file, an
-image-sequence pattern (shot_%04d.png), a camera (/dev/video0, or its number;
-the default when no SOURCE is given) or a stream URL (rtsp://, http://, tcp://,
-udp://...). For files, each item found is printed once, as
-`symbology:payload` or `text:transcript`; for cameras and streams, each event:
-`+ <id> qr <payload>` added, `~` updated, `-` removed. When standard output is
-a terminal, videos, cameras and streams are scanned under a live full-screen
-listing (arrows select, Enter copies the value with OSC 52 and --open opens a
-URL; s snapshot, p pause, q quit; Ctrl-Z suspends); the findings are printed
-when it closes. TERM=dumb gets lines. Each image has its own items; images
-given one after another are one scan, with one event log.
+SOURCE is an image (by its name or what it holds; - reads one from standard
+input), a folder of images (read in name order), a video file, an image-sequence
+pattern (shot_%04d.png, read as a video at one frame a second), a camera
+(/dev/video0, or its number; the default when no SOURCE is given) or a stream
+URL (rtsp://, http://, tcp://, udp://...).
+For files, each item found is printed once, as `symbology:payload` or
+`text:transcript`; for cameras and streams, each event: `+ <id> qr <payload>`
+added, `~` updated, `-` removed. When standard output is a terminal, videos,
+cameras and streams are scanned under a live full-screen listing (arrows
+select, Enter copies the value with OSC 52 and --open opens a URL; s snapshot,
+p pause, q quit; Ctrl-Z suspends); the findings are printed when it closes.
+TERM=dumb gets lines. Each image has its own items; images given one after
+another are one scan, with one event log.
 
 Options of scan:
 \(ScanOption.helpLines.joined(separator: "\n"))
@@ -33,9 +35,9 @@ cut lines are counted, never fatal. --csv and --json give the same as data.
 
 sources lists the cameras present.
 
-Exit status of scan: 0 something found, 4 nothing found, 1 an input could not be read,
-2 usage error (including a language whose data is not installed), 129/130/143 stopped by
-SIGHUP/SIGINT/SIGTERM (the event log is ended).
+Exit status of scan: 0 something found, 4 nothing found, 1 an input could not
+be read, 2 usage error (including a language whose data is not installed),
+129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the event log is ended).
 """
 
 /// Debian's Tesseract uses OpenMP, which reads OMP_THREAD_LIMIT only when it loads: set it and start

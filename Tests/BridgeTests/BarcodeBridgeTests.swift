@@ -47,7 +47,8 @@ import LiveScanScenes
 
     /// The format crosses the C boundary both ways: a symbology asked for alone (CB_Format flag -> zxing-cpp 3
     /// formats) is found and reported as itself (zxing-cpp format -> flag), and asking for every other one finds
-    /// nothing, except that a UPC-A symbol is the EAN-13 of its digits with a leading 0.
+    /// nothing, except that a UPC-A symbol is the EAN-13 of its digits with a leading 0 and an ITF of 14 digits
+    /// with a valid check digit is an ITF-14.
     @Test(arguments: 0...encodable.count)
     func eachWritableSymbologyIsFoundAloneAndOnlyAsItself(index: Int) throws {
         let (sceneSymbology, symbology, payload) =
@@ -63,6 +64,9 @@ import LiveScanScenes
         if symbology == .upca {
             #expect(elsewhere.map(\.symbology) == [.ean13])
             #expect(elsewhere.map(\.payloadStringValue) == ["0" + payload])
+        } else if symbology == .itf {
+            #expect(elsewhere.map(\.symbology) == [.itf14])
+            #expect(elsewhere.map(\.payloadStringValue) == [payload])
         } else {
             #expect(elsewhere.isEmpty, "\(symbology) read as \(elsewhere.map(\.symbology))")
         }

@@ -61,12 +61,21 @@ import LiveScanScenes
         #expect(read.contains("LIVESCAN DEMO"), "read \(read)")
     }
 
+    /// A missing language names its file, and its Debian package when Debian has one; a name no package has is
+    /// said to be unknown (there is no tesseract-ocr-xyz to install).
     @Test func missingLanguageNamesItsFile() {
         #expect {
             _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["xyz"]))
         } throws: { error in
             guard case let ScanError.modelMissing(message) = error else { return false }
-            return message.contains("xyz.traineddata") && message.contains("tesseract-ocr-xyz")
+            return message.contains("xyz.traineddata") && message.contains("unknown language 'xyz'")
+                && !message.contains("apt install")
+        }
+        #expect {
+            _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["jpn"]))
+        } throws: { error in
+            guard case let ScanError.modelMissing(message) = error else { return false }
+            return message.contains("jpn.traineddata") && message.contains("apt install tesseract-ocr-jpn")
         }
     }
 

@@ -160,7 +160,7 @@ import LiveScanScenes
                         "grace_period=inf", "text_gate=nan"] {
             let result = try Livescan.run(["scan", "--tracker", setting, "x.png"])
             #expect(result.status == 2, "\(setting): \(result.standardError)")
-            #expect(result.errorLines.first?.hasPrefix("Error: --tracker: invalid ") == true, "\(setting)")
+            #expect(result.errorLines.first?.hasPrefix("Error: --tracker \(setting): ") == true, "\(setting)")
         }
     }
 

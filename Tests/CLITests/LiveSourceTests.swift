@@ -180,6 +180,12 @@ func waitForLines(containing needle: String, count: Int = 1, in path: URL, secon
         let log = try eventLog(at: events)
         #expect(log.filter { $0["event"] as? String == "add" }.count == 2)
         #expect(log.last?["reason"] as? String == "interrupted")
+        // The reopening is said: one log line, at the first frame from the reopened stream, and a note on stderr.
+        let reconnects = log.filter { $0["event"] as? String == "reconnect" }
+        #expect(reconnects.count == 1, "\(reconnects)")
+        #expect((reconnects.first?["outage"] as? Double ?? 0) > 1 && (reconnects.first?["frame"] as? Int ?? 0) > 0)
+        #expect(result.errorLines.contains { $0.hasPrefix("Note: \(stream.url): reconnected after ") },
+                "\(result.errorLines)")
     }
 
     @Test func missingCameraIsOneClearError() throws {

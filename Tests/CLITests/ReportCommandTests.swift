@@ -80,6 +80,22 @@ import Testing
         #expect(!result.standardOutput.contains("no end line"))
     }
 
+    /// Images have no media time: the log numbers them one second apart, and the report printed that as a
+    /// duration (`duration: 2.00 s` for three images). It counts the images instead, and JSON has no duration.
+    @Test func aLogOfImagesHasNoDuration() throws {
+        let images = try (1...3).map { try scratch.qrStill("\($0).png", payload: "image \($0)") }
+        let events = folder.appendingPathComponent("images.jsonl").path
+        #expect(try Livescan.run(["scan", "--types", "qr", "--events", events] + images).status == 0)
+        let table = try Livescan.run(["report", events])
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(table.outputLines.contains("images: 3, ended: eof"), "\(table.outputLines)")
+        #expect(!table.standardOutput.contains("duration"))
+        let json = try Livescan.run(["report", "--json", events])
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        let totals = try #require(object?["totals"] as? [String: Any])
+        #expect(totals["duration"] is NSNull && totals["images"] as? Int == 3, "\(totals)")
+    }
+
     @Test func tableStaysWithinColumnsAndEscapesHostilePayloads() throws {
         let long = String(repeating: "x", count: 300)
         let log = [

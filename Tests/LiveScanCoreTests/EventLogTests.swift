@@ -116,6 +116,24 @@ import Testing
         #expect(EventLog.version == 1)
     }
 
+    /// `--reconnect`: the reopening of a camera or stream is a line of the log (added within v1), which the reader
+    /// reads back and the report counts without taking it for a change of an item.
+    @Test func reconnectLineSaysWhenHowLongAndWhy() throws {
+        let line = EventLog.reconnectLine(frameIndex: 57, time: 1.9, outage: 1.62,
+                                          reason: "the source stopped delivering frames")
+        #expect(line == #"{"event":"reconnect","frame":57,"time":1.9,"outage":1.62,"#
+                + #""reason":"the source stopped delivering frames"}"#)
+        #expect(EventLog.version == 1)
+        let log = #"{"event":"start","v":1,"source":"tcp://x","width":4,"height":4,"fps":30,"config":{}}"#
+            + "\n" + line + "\n"
+        let reader = EventLogReader(data: Data(log.utf8))
+        #expect(reader.badLines.isEmpty && reader.records.map(\.event) == [.start, .reconnect])
+        #expect(reader.records[1].outage == 1.62 && reader.records[1].frame == 57)
+        #expect(reader.records[1].reason == "the source stopped delivering frames")
+        let report = EventLogReport(reader)
+        #expect(report.items.isEmpty && report.totals.eventsPerType["reconnect"] == 1)
+    }
+
     @Test func readerCountsGarbageAndATruncatedLastLine() {
         let log = """
         {"event":"start","v":1,"source":"x","width":4,"height":4,"fps":30,"config":{}}

@@ -18,7 +18,8 @@ import Testing
     /// Symbologies as Apple's Vision spells them, beside LiveScan's own names.
     @Test func symbologiesByAppleNames() {
         let names = ["microQR", "dataMatrix", "gs1DataBar", "gs1DataBarExpanded", "itf14", "I2of5", "QR", "EAN13"]
-        #expect(names.map { Symbology(name: $0) } == [.microqr, .datamatrix, .databar, .databarExpanded, .itf, .itf,
+        #expect(names.map { Symbology(name: $0) } == [.microqr, .datamatrix, .databar, .databarExpanded, .itf14,
+                                                       .itf,
                                                        .qr, .ean13])
         #expect(Symbology(name: "databar-expanded") == .databarExpanded)
         #expect(Symbology(name: "code11") == nil)

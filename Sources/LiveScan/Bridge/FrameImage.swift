@@ -34,6 +34,26 @@ public final class FrameImage: @unchecked Sendable {
         self.init(handle: image, isTruncated: truncated != 0)
     }
 
+    /// Decodes an image file's bytes held in memory (what a pipe gave: `livescan scan - < photo.png`), as
+    /// `init(contentsOf:maxPixels:)` decodes a file (`CB_Image_decode`); `name` names it in errors.
+    public convenience init(encoded data: Data, name: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+        guard !data.isEmpty else {
+            throw ScanError.sourceUnavailable(source: name, reason: "no image: it is empty")
+        }
+        var image: OpaquePointer?
+        var truncated: Int32 = 0
+        let status = data.withUnsafeBytes { bytes in
+            CB_Image_decode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int64(maxPixels), &image,
+                            &truncated)
+        }
+        if status == CB_TOO_LARGE {
+            throw ScanError.imageTooLarge(source: name, reason: bridgeLastError())
+        }
+        try check(status) { .sourceUnavailable(source: name, reason: $0) }
+        guard let image else { throw ScanError.engineFailure("CB_Image_decode returned no image") }
+        self.init(handle: image, isTruncated: truncated != 0)
+    }
+
     /// Copies packed pixels: `channels` 1 (gray), 3 (BGR) or 4 (BGRA), `width * channels` bytes a row.
     public convenience init(pixels: [UInt8], width: Int, height: Int, channels: Int) throws {
         guard width > 0, height > 0, pixels.count >= width * height * channels else {

@@ -23,6 +23,8 @@ public protocol FrameSource: AnyObject, Sendable {
     /// The images the source skipped because they could not be decoded (a folder's, an image sequence's files),
     /// each with the reason, in the order met; read it once the scan has ended.
     var unreadableImages: [ScanError] { get }
+    /// The times a camera or stream stopped and was reopened, in order (`--reconnect`); none for other sources.
+    var reconnections: [SourceReconnection] { get }
 }
 
 extension FrameSource {
@@ -32,6 +34,7 @@ extension FrameSource {
     public var isVideo: Bool { false }
     public func close() {}
     public var unreadableImages: [ScanError] { [] }
+    public var reconnections: [SourceReconnection] { [] }
 
     /// Neither a scene's frames nor a live source's: images, each read once with no frame budget to keep, and
     /// sharing nothing with the one before (a line where the last image had one is another line).

@@ -51,6 +51,22 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
         try self.init(name: path, paths: paths, maxPixels: maxPixels)
     }
 
+    /// One image from `data`, an image file's bytes (what a pipe gave), as the source `name` (the command's `-`:
+    /// standard input). Throws as `FrameImage(encoded:name:maxPixels:)` does; a truncated one is scanned for what
+    /// decoded and listed in `unreadableImages`.
+    public init(encoded data: Data, name: String, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+        self.maxPixels = maxPixels
+        paths = [name]
+        let image = try FrameImage(encoded: data, name: name, maxPixels: maxPixels)
+        if image.isTruncated {
+            unreadableImages.append(.sourceDamaged(source: name, reason: "the image is truncated (cut short); "
+                + "what decoded was scanned"))
+        }
+        firstImage = (name, image)
+        nextIndex = 1
+        info = SourceInfo(name: name, width: image.width, height: image.height, framesPerSecond: 0, frameCount: 1)
+    }
+
     /// The images at `paths`, read in that order (a folder's, an image sequence's files), as the source `name`.
     init(name: String, paths: [String], maxPixels: Int) throws {
         self.maxPixels = maxPixels
@@ -92,6 +108,29 @@ public final class ImageSource: FrameSource, @unchecked Sendable {
     /// True when the path's extension names an image format.
     public static func isImagePath(_ path: String) -> Bool {
         imageExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// True when the file at `path` begins as an image OpenCV's imread decodes begins (PNG, JPEG, BMP, TIFF, WebP,
+    /// Netpbm), whatever its name: `qr.dat` saved from a PNG is an image. Reads the first 12 bytes of a regular file
+    /// only: opening a FIFO would wait for its writer. False for anything that cannot be read.
+    public static func holdsImage(atPath path: String) -> Bool {
+        guard let status = FileNames.status(path), status.st_mode & S_IFMT == S_IFREG else { return false }
+        let descriptor = FileNameBytes.withCName(path) { Foundation.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        defer { Foundation.close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, 12) }
+        guard count >= 3 else { return false }
+        let bytes = Array(head.prefix(count))
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
+        }
+        let ascii = { (text: String) in [UInt8](text.utf8) }
+        let netpbm = bytes[0] == UInt8(ascii: "P") && (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[1])
+            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[2])
+        return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF])
+            || starts(ascii("BM")) || starts(ascii("II*\u{0}")) || starts(ascii("MM\u{0}*"))
+            || starts(ascii("RIFF")) && starts(ascii("WEBP"), at: 8) || netpbm
     }
 
     static var extensionList: String { imageExtensions.sorted().joined(separator: ", ") }

@@ -30,6 +30,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private var closed = false
     private var dropped = 0
     private var undecodable = 0
+    private var reopened: [SourceReconnection] = []
 
     /// Opens the source now (errors are thrown here) and starts reading it.
     public convenience init(reconnect: ReconnectPolicy? = nil, open: @escaping @Sendable () throws -> VideoSource)
@@ -59,6 +60,7 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
     /// Frames the decoder refused, over every connection.
     public var undecodableFrames: Int { condition.withLock { undecodable } }
     public var isLive: Bool { true }
+    public var reconnections: [SourceReconnection] { condition.withLock { reopened } }
 
     public func nextFrame() throws -> Frame? {
         condition.lock()
@@ -122,7 +124,18 @@ public final class LiveFrameSource: FrameSource, @unchecked Sendable {
                 let lostAt = ProcessInfo.processInfo.systemUptime
                 guard let reconnected = reopen(after: failure) else { return }
                 source = reconnected
-                pausedFor += ProcessInfo.processInfo.systemUptime - lostAt
+                let outage = ProcessInfo.processInfo.systemUptime - lostAt
+                pausedFor += outage
+                let reason: String
+                switch failure {
+                case let .sourceDamaged(_, why), let .sourceUnavailable(_, why), let .imageTooLarge(_, why):
+                    reason = why  // the source is the one this reads
+                default:
+                    reason = failure.description
+                }
+                condition.withLock {
+                    reopened.append(SourceReconnection(firstFrameIndex: decoded, outage: outage, reason: reason))
+                }
             }
         }
     }

@@ -41,7 +41,14 @@ public struct ZXingBarcodeDetector: RegionBarcodeDetector {
             try check(CB_Barcode_read(pixels, &raw, &barcodes, &count)) { .engineFailure("zxing-cpp: \($0)") }
         }
         defer { CB_Barcodes_free(barcodes, count) }
-        return observations(from: barcodes, count: count)
+        // zxing-cpp has one ITF reader for both: what it read is narrowed to what was asked for.
+        let requested = options.symbologies.isEmpty ? Set(Symbology.readByDefault) : options.symbologies
+        return observations(from: barcodes, count: count).compactMap { found in
+            var observation = found
+            guard let read = found.symbology else { return found }
+            observation.symbology = Symbology.reported(read, payload: found.payloadStringValue, requested: requested)
+            return observation.symbology == nil ? nil : observation
+        }
     }
 
     /// Whether `region` leaves some of the frame out, as CBridge reads it: clipped to the frame, and all of the frame
@@ -92,7 +99,7 @@ extension Symbology {
         case .code39: return CB_FORMAT_CODE39
         case .code93: return CB_FORMAT_CODE93
         case .codabar: return CB_FORMAT_CODABAR
-        case .itf: return CB_FORMAT_ITF
+        case .itf, .itf14: return CB_FORMAT_ITF
         case .databar: return CB_FORMAT_DATABAR
         case .databarExpanded: return CB_FORMAT_DATABAR_EXPANDED
         case .telepen: return CB_FORMAT_TELEPEN

@@ -43,6 +43,19 @@ public final class DataScanner: @unchecked Sendable {
     /// True on Linux whenever CBridge is linked: the scanner needs no special hardware.
     public static var isSupported: Bool { true }
 
+    /// As VisionKit's: the languages text can be read in, as BCP-47 tags (`de`, `en`, `zh-Hans`), sorted: those
+    /// whose Tesseract trained data is installed ($TESSDATA_PREFIX, else /usr/share/tesseract-ocr/5/tessdata) and
+    /// that a tag names (`TextLanguage.bcp47Tag`; `osd` and `enm` have none, and are given as Tesseract names them).
+    /// Each is accepted by `RecognizedDataType.text(languages:)` as it is.
+    public static var supportedTextRecognitionLanguages: [String] {
+        supportedTextRecognitionLanguages(inTessdata: InstalledTextLanguages.defaultDirectory)
+    }
+
+    /// `supportedTextRecognitionLanguages` for trained data in `directory`.
+    static func supportedTextRecognitionLanguages(inTessdata directory: String) -> [String] {
+        InstalledTextLanguages.tesseractNames(in: directory).compactMap(TextLanguage.bcp47Tag).sorted()
+    }
+
     /// As VisionKit's: whether scanning from a camera can start now, here that a camera device exists and
     /// this process may read it. Files and streams need none.
     public static var isAvailable: Bool {

@@ -31,6 +31,14 @@ public enum TextLanguage {
         return tesseractCodes[primary] ?? (primary.count == 3 ? primary : language)
     }
 
+    /// The BCP-47 tag that names Tesseract's `name` here (`tesseractName(tag) == name`): `eng` is `en`, `chi_sim`
+    /// `zh-Hans`, `srp_latn` `sr-Latn`, `nor` `nb`; nil for data no tag names (`osd`, `enm`, `frk`: give those as
+    /// Tesseract names them).
+    public static func bcp47Tag(forTesseractName name: String) -> String? {
+        let scripts = ["chi_sim": "zh-Hans", "chi_tra": "zh-Hant", "srp_latn": "sr-Latn"]
+        return scripts[name] ?? tesseractCodes.filter { $0.value == name }.map(\.key).sorted().first
+    }
+
     /// ISO 639-1 to Tesseract, for the languages Debian 12 packages trained data for.
     private static let tesseractCodes: [String: String] = [
         "af": "afr", "am": "amh", "ar": "ara", "az": "aze", "be": "bel", "bg": "bul", "bn": "ben", "bo": "bod",

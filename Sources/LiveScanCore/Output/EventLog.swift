@@ -23,6 +23,9 @@ import Foundation
 /// - a picture size that changed mid-way (a stream's resolution): `{"event":"resize","frame":N,"time":T,
 ///   "width":W,"height":H}`: frames are W x H from frame N on, and so are the bounds of changes decided in them
 ///   (frame N's own changes come just before this line; added within v1)
+/// - a camera or stream that stopped and was reopened (`--reconnect`): `{"event":"reconnect","frame":N,"time":T,
+///   "outage":S,"reason":R}`: frame N is the first from the reopened source, S the seconds without frames
+///   (wall clock, from the failure to the reopening), R why it stopped (added within v1)
 /// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"stopped"|"interrupted"|"error",
 ///   "frames_processed":P,"frames_dropped":D[,"frames_undecodable":U][,"error":E]}`: `eof` the source ended,
 ///   `stopped` the app asked (`--once`, the output's reader left), `interrupted` a signal, `error` the source, an
@@ -34,7 +37,7 @@ public enum EventLog {
 
     /// The kinds of line, as written in `event`.
     public enum EventName: String, Sendable, CaseIterable {
-        case start, add, update, remove, resize, end
+        case start, add, update, remove, resize, reconnect, end
     }
 
     /// The start line's `config`: what the scan was asked to do, in this order:
@@ -113,6 +116,18 @@ public enum EventLog {
         line.add("time", time)
         line.add("width", width)
         line.add("height", height)
+        return line.text
+    }
+
+    /// The line saying that the source stopped (`reason`) and was reopened after `outage` seconds, its first frame
+    /// from then on `frameIndex`.
+    public static func reconnectLine(frameIndex: Int, time: Double, outage: Double, reason: String) -> String {
+        var line = JSONLine()
+        line.add("event", EventName.reconnect.rawValue)
+        line.add("frame", frameIndex)
+        line.add("time", time)
+        line.add("outage", outage)
+        line.add("reason", reason)
         return line.text
     }
 

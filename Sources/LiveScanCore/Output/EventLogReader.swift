@@ -26,7 +26,9 @@ public struct EventLogRecord: Sendable, Equatable {
     /// The last frame that saw the item, and its media time.
     public var seenFrame: Int?
     public var seenTime: Double?
-    /// End line.
+    /// `reconnect` lines: the seconds the source gave no frames before it was reopened.
+    public var outage: Double?
+    /// End line (and `reconnect` lines: why the source stopped).
     public var reason: String?
     public var error: String?
 
@@ -192,6 +194,7 @@ public struct EventLogReader {
         record.seenFrame = int("seen_frame")
         record.seenTime = double("seen_time")
         record.reason = string("reason")
+        record.outage = double("outage")
         record.error = string("error")
         if let corners = object["bounds"] as? [[NSNumber]], corners.count == 4, corners.allSatisfy({ $0.count == 2 }) {
             record.bounds = corners.map { Point(x: $0[0].doubleValue, y: $0[1].doubleValue) }

@@ -60,8 +60,12 @@ public struct EventLogReport: Sendable, Equatable {
         /// The 0-based index of the last frame: the end line's `frame`, or the highest frame of any line.
         /// nil when no line carries a frame.
         public var lastFrame: Int?
-        /// The media time of the last frame, in seconds: the end line's `time`, or the highest time seen.
+        /// The media time of the last frame, in seconds: the end line's `time`, or the highest time seen. nil for a
+        /// log of still images, whose times only number them (`holdsStillImages`).
         public var duration: Double?
+        /// Whether the log is of still images (its start line's `fps` is 0: images and folders of them), which have
+        /// no media time: each image's `time` is its place in the scan, one second apart, not a time anyone spent.
+        public var holdsStillImages = false
         /// 1-based numbers of the lines that could not be read (garbage, or a line cut by a crash).
         public var badLines: [Int] = []
         /// Whether the log has its start line (false: it was started or copied mid-way).
@@ -127,12 +131,13 @@ public struct EventLogReport: Sendable, Equatable {
             switch record.event {
             case .start:
                 totals.hasStartLine = true
+                totals.holdsStillImages = record.fps == 0
                 return
             case .end:
                 // Logs joined end to end: the last end line is the one that closes the report.
                 endLine = record
                 return
-            case .resize:
+            case .resize, .reconnect:
                 return
             case .add, .update, .remove:
                 break
@@ -180,7 +185,7 @@ public struct EventLogReport: Sendable, Equatable {
             totals.endReason = endLine?.reason
             totals.endError = endLine?.error
             totals.lastFrame = endLine?.frame ?? highestFrame
-            totals.duration = endLine?.time ?? highestTime
+            totals.duration = totals.holdsStillImages ? nil : endLine?.time ?? highestTime
             return EventLogReport(items: items, totals: totals)
         }
     }
@@ -212,7 +217,7 @@ extension EventLogReport.Item {
             updates += 1
         case .remove:
             removed = true
-        case .start, .resize, .end:
+        case .start, .resize, .reconnect, .end:
             break
         }
     }

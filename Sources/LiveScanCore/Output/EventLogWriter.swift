@@ -29,6 +29,10 @@ public final class EventLogWriter: @unchecked Sendable {
         try write(EventLog.resizeLine(frameIndex: frameIndex, time: time, width: width, height: height))
     }
 
+    public func reconnected(frameIndex: Int, time: Double, outage: Double, reason: String) throws {
+        try write(EventLog.reconnectLine(frameIndex: frameIndex, time: time, outage: outage, reason: reason))
+    }
+
     public func finish(_ outcome: ScanOutcome) throws {
         try write(EventLog.endLine(outcome))
     }

@@ -88,6 +88,12 @@ public final class LineOutput: @unchecked Sendable {
         try write(bytes: bytes)
     }
 
+    /// Writes `bytes` and a newline: a line that carries a payload's exact bytes (`--raw` into a pipe), which need
+    /// not be UTF-8; with `write(_:)`'s errors.
+    public func write(lineBytes bytes: [UInt8]) throws {
+        try write(bytes: bytes + [UInt8(ascii: "\n")])
+    }
+
     /// Writes `text` as it is (a whole report: its lines end in their own newlines), with `write(_:)`'s errors.
     public func write(text: String) throws {
         try write(bytes: Array(text.utf8))
