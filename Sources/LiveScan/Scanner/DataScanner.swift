@@ -43,10 +43,9 @@ public final class DataScanner: @unchecked Sendable {
     /// True on Linux whenever CBridge is linked: the scanner needs no special hardware.
     public static var isSupported: Bool { true }
 
-    /// As VisionKit's: the languages text can be read in, as BCP-47 tags (`de`, `en`, `zh-Hans`), sorted: those
-    /// whose Tesseract trained data is installed ($TESSDATA_PREFIX, else /usr/share/tesseract-ocr/5/tessdata) and
-    /// that a tag names (`TextLanguage.bcp47Tag`; `osd` and `enm` have none, and are given as Tesseract names them).
-    /// Each is accepted by `RecognizedDataType.text(languages:)` as it is.
+    /// As VisionKit's: the languages text can be read in, as BCP-47 tags (`de`, `en`, `zh-Hans`), sorted, each one
+    /// `RecognizedDataType.text(languages:)` accepts: those whose Tesseract trained data is installed (in
+    /// $TESSDATA_PREFIX, else /usr/share/tesseract-ocr/5/tessdata) and that a tag names (`osd` and `enm` none).
     public static var supportedTextRecognitionLanguages: [String] {
         supportedTextRecognitionLanguages(inTessdata: InstalledTextLanguages.defaultDirectory)
     }
@@ -63,28 +62,29 @@ public final class DataScanner: @unchecked Sendable {
         return devices.contains { $0.hasPrefix("video") && access("/dev/\($0)", R_OK | W_OK) == 0 }
     }
 
-    private let lock = NSCondition()
+    // The scan's state, guarded by `lock`; what is not private is its worker's too (DataScannerWorker.swift).
+    let lock = NSCondition()
     private var storedRegionOfInterest: Bounds?
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
-    private let textContentTypes: Set<TextContentType>?
+    let textContentTypes: Set<TextContentType>?
     /// The app's own engines; nil: made for each scan from `recognizedDataTypes` and `qualityLevel`.
     private var injectedEngines: ScanEngines?
-    private var stopRequested = false
+    var stopRequested = false
     /// Why the scan was asked to stop, for its outcome: the first request's reason and error.
-    private var stopReason = ScanOutcome.Reason.stopped
-    private var stopError: ScanError?
-    private var paused = false
+    var stopReason = ScanOutcome.Reason.stopped
+    var stopError: ScanError?
+    var paused = false
     /// True while a scan's worker will still deliver taps: from `startScanning` until the worker's last delivery
     /// of them, before the scan's final removes.
-    private var acceptsTaps = false
+    var acceptsTaps = false
     /// Taps not yet delivered, in the order they came.
-    private var pendingTaps: [RecognizedItem] = []
-    private var currentSource: FrameSource?
+    var pendingTaps: [RecognizedItem] = []
+    var currentSource: FrameSource?
     private var running = false
     private var finished = DispatchSemaphore(value: 0)
-    private var outcome: ScanOutcome?
+    var outcome: ScanOutcome?
     private var itemsStream: AsyncStream<[RecognizedItem]>
-    private var itemsContinuation: AsyncStream<[RecognizedItem]>.Continuation
+    var itemsContinuation: AsyncStream<[RecognizedItem]>.Continuation
     /// The stream of a finished scan is over; the next scan needs a new one.
     private var itemsStreamFinished = false
 
@@ -246,165 +246,5 @@ public final class DataScanner: @unchecked Sendable {
             lock.broadcast()  // a paused worker delivers it now
             return true
         }
-    }
-
-    // MARK: - Worker
-
-    /// The worker's loop: take a frame, recognise it, guide, track, deliver; until the source ends, a stop is
-    /// asked for or something fails. How frames are read was decided once, by the `ScanPlan`.
-    private func run(_ source: FrameSource, engines: ScanEngines, tracker: inout Tracker) -> ScanOutcome {
-        let plan = ScanPlan(source: source, engines: engines, qualityLevel: qualityLevel,
-                            isHighFrameRateTrackingEnabled: isHighFrameRateTrackingEnabled,
-                            sameItem: SameItem(configuration: tracker.configuration))
-        lock.withLock { currentSource = source }
-        defer {
-            source.close()
-            lock.withLock { currentSource = nil }
-        }
-        delegate?.dataScanner(self, didStartWith: source.info)
-        var outcome = ScanOutcome(reason: .endOfSource)
-        var selection = SingleItemSelection()
-        var recognizer = FrameRecognizer(plan: plan, textContentTypes: textContentTypes)
-        var guide = Guide(locator: engines.qrLocator)
-        let feed = FrameFeed(source: source, plan: plan)
-        while true {
-            if let stop = waitWhilePaused() {
-                (outcome.reason, outcome.error) = stop
-                break
-            }
-            do {
-                guard let (frame, decodedBarcodes) = try feed.next() else {
-                    // A live source returns nil only when closed by requestStop.
-                    if let stop = lock.withLock({ stopRequested ? (stopReason, stopError) : nil }) {
-                        (outcome.reason, outcome.error) = stop
-                    }
-                    break
-                }
-                // Taps made while the frame was awaited come before its calls.
-                deliverTaps()
-                // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
-                // region.
-                let region = regionOfInterest
-                let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
-                                                               regionOfInterest: region)
-                let items = track(observations, in: frame, region: region, tracker: &tracker, selection: &selection,
-                                  guide: &guide)
-                outcome.lastFrameIndex = frame.index
-                outcome.lastTime = frame.time
-                outcome.framesProcessed += 1
-                delegate?.dataScanner(self, didProcess: frame, allItems: items)
-                if source.holdsStillImages {
-                    // The next image is another picture, of another thing: nothing in this one is in it, however
-                    // alike two labels of one template look (a line where this image had one is another line).
-                    endItems(tracker: &tracker, selection: &selection, frameIndex: frame.index, time: frame.time,
-                             file: frame.file)
-                }
-            } catch {
-                let failure = error as? ScanError ?? .engineFailure(String(describing: error))
-                outcome.reason = .error
-                outcome.error = failure
-                delegate?.dataScanner(self, becameUnavailableWithError: failure)
-                break
-            }
-        }
-        feed.stop()  // before the source is asked anything more: its reader thread is done after this
-        recognizer.stop()
-        outcome.framesDropped = source.droppedFrames
-        outcome.framesUndecodable = source.undecodableFrames
-        deliverTaps(last: true)
-        endItems(tracker: &tracker, selection: &selection, frameIndex: max(outcome.lastFrameIndex, 0),
-                 time: outcome.lastTime, file: nil)
-        delegate?.dataScanner(self, didFinish: outcome)
-        return outcome
-    }
-
-    /// Removes every item (those shown, with `--single` the selected one) in the frame with index `frameIndex`:
-    /// the scan ended, or the still image that held them did.
-    private func endItems(tracker: inout Tracker, selection: inout SingleItemSelection, frameIndex: Int,
-                          time: Double, file: String?) {
-        var ended = tracker.removeAll()
-        if !recognizesMultipleItems {
-            ended.removed = ended.removed.filter { $0.id == selection.selected }
-            selection = SingleItemSelection()
-        }
-        deliver(ended, items: [], frameIndex: frameIndex, time: time, file: file)
-    }
-
-    /// Blocks while the scan is paused, delivering the taps made before and meanwhile; the reason and error of a
-    /// stop asked for, or nil to go on.
-    private func waitWhilePaused() -> (ScanOutcome.Reason, ScanError?)? {
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if stopRequested {
-                return (stopReason, stopError)
-            }
-            if !pendingTaps.isEmpty {
-                // The delegate is called without the lock, which its calls may need (`isPaused`, `tap(on:)`).
-                lock.unlock()
-                deliverTaps()
-                lock.lock()
-                continue
-            }
-            if !paused {
-                return nil
-            }
-            lock.wait()
-        }
-    }
-
-    /// Hands the taps made so far to the delegate, on the worker, in the order they came. With `last`, taps are
-    /// refused from then on (`tap(on:)` returns false), so none is left undelivered when the scan ends.
-    private func deliverTaps(last: Bool = false) {
-        let taps = lock.withLock {
-            if last {
-                acceptsTaps = false
-            }
-            defer { pendingTaps = [] }
-            return pendingTaps
-        }
-        for item in taps {
-            delegate?.dataScanner(self, didTapOn: item)
-        }
-    }
-
-    /// One frame's observations through guidance, the tracker and the single-item selection (nearest the centre of
-    /// `region`, the region of interest as the frame was recognised, else of the frame), its changes delivered;
-    /// returns the items then current.
-    private func track(_ observations: [Observation], in frame: Frame, region: Bounds?, tracker: inout Tracker,
-                       selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
-        // Codes a detector located but could not read are hints for guidance, never items.
-        let readable = observations.filter(\.isReadable)
-        if isGuidanceEnabled,
-           let hint = guide.update(frame: frame, decoded: readable, located: observations.filter { !$0.isReadable }) {
-            delegate?.dataScanner(self, didChangeGuidance: hint.guidance)
-        }
-        var changes = tracker.update(readable, frame: frame.index, time: frame.time)
-        var items = tracker.items
-        if !recognizesMultipleItems {
-            let center = region?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)
-            (changes, items) = selection.narrow(changes, allItems: items, center: center)
-        }
-        deliver(changes, items: items, frameIndex: frame.index, time: frame.time, file: frame.file)
-        return items
-    }
-
-    private func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double,
-                         file: String?) {
-        guard !changes.isEmpty else { return }
-        let delegate = self.delegate
-        delegate?.dataScanner(self, didChange: ScanChanges(
-            frameIndex: frameIndex, time: time, added: changes.added, updated: changes.updated,
-            removed: changes.removed, allItems: items, file: file))
-        if !changes.removed.isEmpty {
-            delegate?.dataScanner(self, didRemove: changes.removed, allItems: items)
-        }
-        if !changes.added.isEmpty {
-            delegate?.dataScanner(self, didAdd: changes.added, allItems: items)
-        }
-        if !changes.updated.isEmpty {
-            delegate?.dataScanner(self, didUpdate: changes.updated, allItems: items)
-        }
-        itemsContinuation.yield(items)
     }
 }

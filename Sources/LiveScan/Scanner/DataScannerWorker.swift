@@ -1,0 +1,163 @@
+import Foundation
+
+/// A scan's worker thread: its loop over the source's frames (`run`), and how it tracks, delivers changes and
+/// taps, waits while paused and ends its items. `DataScanner` is the API an app holds; this is what one scan does.
+extension DataScanner {
+    /// The worker's loop: take a frame, recognise it, guide, track, deliver; until the source ends, a stop is
+    /// asked for or something fails. How frames are read was decided once, by the `ScanPlan`.
+    func run(_ source: FrameSource, engines: ScanEngines, tracker: inout Tracker) -> ScanOutcome {
+        let plan = ScanPlan(source: source, engines: engines, qualityLevel: qualityLevel,
+                            isHighFrameRateTrackingEnabled: isHighFrameRateTrackingEnabled,
+                            sameItem: SameItem(configuration: tracker.configuration))
+        lock.withLock { currentSource = source }
+        defer {
+            source.close()
+            lock.withLock { currentSource = nil }
+        }
+        delegate?.dataScanner(self, didStartWith: source.info)
+        var outcome = ScanOutcome(reason: .endOfSource)
+        var selection = SingleItemSelection()
+        var recognizer = FrameRecognizer(plan: plan, textContentTypes: textContentTypes)
+        var guide = Guide(locator: engines.qrLocator)
+        let feed = FrameFeed(source: source, plan: plan)
+        while true {
+            if let stop = waitWhilePaused() {
+                (outcome.reason, outcome.error) = stop
+                break
+            }
+            do {
+                guard let (frame, decodedBarcodes) = try feed.next() else {
+                    // A live source returns nil only when closed by requestStop.
+                    if let stop = lock.withLock({ stopRequested ? (stopReason, stopError) : nil }) {
+                        (outcome.reason, outcome.error) = stop
+                    }
+                    break
+                }
+                // Taps made while the frame was awaited come before its calls.
+                deliverTaps()
+                // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
+                // region.
+                let region = regionOfInterest
+                let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
+                                                               regionOfInterest: region)
+                let items = track(observations, in: frame, region: region, tracker: &tracker, selection: &selection,
+                                  guide: &guide)
+                outcome.lastFrameIndex = frame.index
+                outcome.lastTime = frame.time
+                outcome.framesProcessed += 1
+                delegate?.dataScanner(self, didProcess: frame, allItems: items)
+                if source.holdsStillImages {
+                    // The next image is another picture, of another thing: nothing in this one is in it, however
+                    // alike two labels of one template look (a line where this image had one is another line).
+                    endItems(tracker: &tracker, selection: &selection, frameIndex: frame.index, time: frame.time,
+                             file: frame.file)
+                }
+            } catch {
+                let failure = error as? ScanError ?? .engineFailure(String(describing: error))
+                outcome.reason = .error
+                outcome.error = failure
+                delegate?.dataScanner(self, becameUnavailableWithError: failure)
+                break
+            }
+        }
+        feed.stop()  // before the source is asked anything more: its reader thread is done after this
+        recognizer.stop()
+        outcome.framesDropped = source.droppedFrames
+        outcome.framesUndecodable = source.undecodableFrames
+        deliverTaps(last: true)
+        endItems(tracker: &tracker, selection: &selection, frameIndex: max(outcome.lastFrameIndex, 0),
+                 time: outcome.lastTime, file: nil)
+        delegate?.dataScanner(self, didFinish: outcome)
+        return outcome
+    }
+
+    /// Removes every item (those shown, with `--single` the selected one) in the frame with index `frameIndex`:
+    /// the scan ended, or the still image that held them did.
+    func endItems(tracker: inout Tracker, selection: inout SingleItemSelection, frameIndex: Int,
+                          time: Double, file: String?) {
+        var ended = tracker.removeAll()
+        if !recognizesMultipleItems {
+            ended.removed = ended.removed.filter { $0.id == selection.selected }
+            selection = SingleItemSelection()
+        }
+        deliver(ended, items: [], frameIndex: frameIndex, time: time, file: file)
+    }
+
+    /// Blocks while the scan is paused, delivering the taps made before and meanwhile; the reason and error of a
+    /// stop asked for, or nil to go on.
+    func waitWhilePaused() -> (ScanOutcome.Reason, ScanError?)? {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if stopRequested {
+                return (stopReason, stopError)
+            }
+            if !pendingTaps.isEmpty {
+                // The delegate is called without the lock, which its calls may need (`isPaused`, `tap(on:)`).
+                lock.unlock()
+                deliverTaps()
+                lock.lock()
+                continue
+            }
+            if !paused {
+                return nil
+            }
+            lock.wait()
+        }
+    }
+
+    /// Hands the taps made so far to the delegate, on the worker, in the order they came. With `last`, taps are
+    /// refused from then on (`tap(on:)` returns false), so none is left undelivered when the scan ends.
+    func deliverTaps(last: Bool = false) {
+        let taps = lock.withLock {
+            if last {
+                acceptsTaps = false
+            }
+            defer { pendingTaps = [] }
+            return pendingTaps
+        }
+        for item in taps {
+            delegate?.dataScanner(self, didTapOn: item)
+        }
+    }
+
+    /// One frame's observations through guidance, the tracker and the single-item selection (nearest the centre of
+    /// `region`, the region of interest as the frame was recognised, else of the frame), its changes delivered;
+    /// returns the items then current.
+    func track(_ observations: [Observation], in frame: Frame, region: Bounds?, tracker: inout Tracker,
+                       selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
+        // Codes a detector located but could not read are hints for guidance, never items.
+        let readable = observations.filter(\.isReadable)
+        if isGuidanceEnabled,
+           let hint = guide.update(frame: frame, decoded: readable, located: observations.filter { !$0.isReadable }) {
+            delegate?.dataScanner(self, didChangeGuidance: hint.guidance)
+        }
+        var changes = tracker.update(readable, frame: frame.index, time: frame.time)
+        var items = tracker.items
+        if !recognizesMultipleItems {
+            let center = region?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)
+            (changes, items) = selection.narrow(changes, allItems: items, center: center)
+        }
+        deliver(changes, items: items, frameIndex: frame.index, time: frame.time, file: frame.file)
+        return items
+    }
+
+    func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double,
+                         file: String?) {
+        guard !changes.isEmpty else { return }
+        let delegate = self.delegate
+        delegate?.dataScanner(self, didChange: ScanChanges(
+            frameIndex: frameIndex, time: time, added: changes.added, updated: changes.updated,
+            removed: changes.removed, allItems: items, file: file))
+        if !changes.removed.isEmpty {
+            delegate?.dataScanner(self, didRemove: changes.removed, allItems: items)
+        }
+        if !changes.added.isEmpty {
+            delegate?.dataScanner(self, didAdd: changes.added, allItems: items)
+        }
+        if !changes.updated.isEmpty {
+            delegate?.dataScanner(self, didUpdate: changes.updated, allItems: items)
+        }
+        itemsContinuation.yield(items)
+    }
+}
