@@ -20,13 +20,38 @@ struct ListingState {
     var guidance: String?
     /// `--roi`, in pixels: named in the header.
     var regionOfInterest: Bounds?
+
+    /// The item selected after `key` among `ids` (in the listing's order), `selected` before it: one row up or down,
+    /// a page (`page` rows, what the screen shows) up or down, the first or the last, kept within the list.
+    static func selection(after key: Terminal.Key, in ids: [UUID], selected: UUID?, page: Int) -> UUID? {
+        guard !ids.isEmpty else { return selected }
+        let index = ids.firstIndex { $0 == selected } ?? 0
+        let next: Int
+        switch key {
+        case .up: next = index - 1
+        case .down: next = index + 1
+        case .pageUp: next = index - max(page, 1)
+        case .pageDown: next = index + max(page, 1)
+        case .home: next = 0
+        case .end: next = ids.count - 1
+        default: return selected
+        }
+        return ids[min(max(next, 0), ids.count - 1)]
+    }
 }
 
 /// Renders the listing: `height` lines, none wider than `width` columns (escape sequences excluded),
 /// usable from 80x24 up. Header, column titles, one row per item (scrolled to keep the selection in
 /// view), footer with the keys.
 enum ListingRenderer {
-    static let footerKeys = "↑/↓ select  Enter act  s snapshot  p pause  q quit"
+    static let footerKeys = "↑/↓ PgUp/PgDn Home/End select  Enter act  s snapshot  p pause  q quit"
+
+    /// The rows items get on a screen `height` lines tall holding `items` items: all but the header's three lines
+    /// and the footer's two, and one less when some are hidden (a line says how many).
+    static func itemRows(height: Int, items: Int) -> Int {
+        let rows = max(height, 6) - 5
+        return items > rows ? rows - 1 : rows
+    }
 
     static func render(_ state: ListingState, width: Int, height: Int, color: Bool) -> [String] {
         let width = max(width, 20), height = max(height, 6)
@@ -42,6 +67,11 @@ enum ListingRenderer {
         var status = "frames \(state.framesProcessed) (dropped \(state.framesDropped))  "
             + String(format: "%.1f fps", state.processingRate)
             + "  items \(state.items.count) (\(barcodes) barcode, \(state.items.count - barcodes) text)"
+        if let progress = ProgressLine.progress(done: state.framesProcessed, total: source.frameCount,
+                                                fps: state.processingRate)
+        {
+            status += "  \(progress.percent)%, \(progress.secondsLeft) s left"
+        }
         if state.isPaused {
             status += "  PAUSED"
         }
@@ -54,10 +84,7 @@ enum ListingRenderer {
         lines.append(fit(" " + columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
                                            position: "POSITION"), width))
 
-        var rowsAvailable = height - lines.count - 2
-        if state.items.count > rowsAvailable {
-            rowsAvailable -= 1  // for the line that says how many are hidden
-        }
+        let rowsAvailable = itemRows(height: height, items: state.items.count)
         let selectedIndex = state.items.firstIndex { $0.id == state.selected }
         let first = max(0, min((selectedIndex ?? 0) - rowsAvailable + 1, state.items.count - rowsAvailable))
         for item in state.items.dropFirst(first).prefix(rowsAvailable) {

@@ -157,13 +157,11 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
 
     func handle(_ key: Terminal.Key) {
         switch key {
-        case .up, .down:
+        case .up, .down, .pageUp, .pageDown, .home, .end:
             lock.withLock {
-                let ids = state.items.map(\.id)
-                guard !ids.isEmpty else { return }
-                let index = ids.firstIndex { $0 == state.selected } ?? 0
-                let next = key == .up ? max(index - 1, 0) : min(index + 1, ids.count - 1)
-                state.selected = ids[next]
+                let page = ListingRenderer.itemRows(height: Terminal.size.height, items: state.items.count)
+                state.selected = ListingState.selection(after: key, in: state.items.map(\.id), selected: state.selected,
+                                                        page: page)
             }
         case .enter:
             act()

@@ -35,12 +35,18 @@ final class ProgressLine: ScanPresenter {
         let elapsed = max(now.timeIntervalSince(start), 0.001)
         let fps = Double(done) / elapsed
         var line = "\(done) frames, \(String(format: "%.1f", fps)) fps, \(items.count) items"
-        if let total, total > 0 {
-            let percent = min(100, done * 100 / total)
-            let remaining = fps > 0 ? Double(max(total - done, 0)) / fps : 0
-            line = "\(percent)% " + line + ", ETA \(Int(remaining.rounded())) s"
+        if let progress = Self.progress(done: done, total: total, fps: fps) {
+            line = "\(progress.percent)% " + line + ", ETA \(progress.secondsLeft) s"
         }
         draw(line)
+    }
+
+    /// How far a file's scan is: `done` of its `total` frames, and the seconds left at `fps` frames a second; nil
+    /// when its length is not known (a camera, a stream, a container that does not say).
+    static func progress(done: Int, total: Int?, fps: Double) -> (percent: Int, secondsLeft: Int)? {
+        guard let total, total > 0 else { return nil }
+        let remaining = fps > 0 ? Double(max(total - done, 0)) / fps : 0
+        return (min(100, done * 100 / total), Int(remaining.rounded()))
     }
 
     func finished(_ outcome: ScanOutcome) {

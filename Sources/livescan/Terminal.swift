@@ -76,7 +76,7 @@ final class Terminal: @unchecked Sendable {
 
     /// Keys the listing understands.
     enum Key: Equatable {
-        case up, down, enter, character(Character)
+        case up, down, pageUp, pageDown, home, end, enter, character(Character)
     }
 
     /// Waits up to `timeout` seconds for keys; empty when none came. A held arrow key, fast typing or a paste
@@ -90,9 +90,23 @@ final class Terminal: @unchecked Sendable {
         return Terminal.parseKeys(Array(buffer.prefix(count)))
     }
 
-    /// The keys in `bytes`: arrows (CSI or SS3 form), Enter, printable ASCII characters. Anything else (other
+    /// The keys in `bytes`: arrows, Home and End (CSI or SS3 form, or CSI 1~ 7~ / 4~ 8~ as xterm, rxvt and the Linux
+    /// console send them), Page Up and Down (CSI 5~ 6~), Enter, printable ASCII characters. Anything else (other
     /// escape sequences, control characters, bytes beyond ASCII) is passed over; an escape sequence is
     /// skipped whole, up to its final byte, so its parameters are never taken for typed characters.
+    /// The key an escape sequence with these parameter bytes and this final byte is, if the listing knows it.
+    private static func key(parameters: [UInt8], final: UInt8) -> Key? {
+        switch (String(decoding: parameters, as: UTF8.self), final) {
+        case ("", 0x41): .up
+        case ("", 0x42): .down
+        case ("", 0x48), ("1", 0x7E), ("7", 0x7E): .home
+        case ("", 0x46), ("4", 0x7E), ("8", 0x7E): .end
+        case ("5", 0x7E): .pageUp
+        case ("6", 0x7E): .pageDown
+        default: nil
+        }
+    }
+
     static func parseKeys(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
@@ -105,18 +119,16 @@ final class Terminal: @unchecked Sendable {
                 let introducer = bytes[index]
                 index += 1
                 // CSI: parameter and intermediate bytes (0x20-0x3F), then one final byte (0x40-0x7E). SS3: one byte.
-                var parameters = 0
+                var parameters: [UInt8] = []
                 while introducer == 0x5B, index < bytes.count, (0x20...0x3F).contains(bytes[index]) {
+                    parameters.append(bytes[index])
                     index += 1
-                    parameters += 1
                 }
                 guard index < bytes.count else { continue }
                 let final = bytes[index]
                 index += 1
-                if parameters == 0 && final == 0x41 {
-                    keys.append(.up)
-                } else if parameters == 0 && final == 0x42 {
-                    keys.append(.down)
+                if let key = Self.key(parameters: parameters, final: final) {
+                    keys.append(key)
                 }
             case 0x0D, 0x0A:
                 keys.append(.enter)

@@ -25,7 +25,8 @@ import LiveScan
         #expect(lines.count == 24)
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines[0] == "LiveScan  shelf.mp4  1280x720 @ 30 fps")
-        #expect(lines[1] == "frames 42 (dropped 0)  29.5 fps  items 2 (2 barcode, 0 text)")
+        // A file's length is known: how far the scan is and the seconds left at its rate (42 of 300 frames at 29.5).
+        #expect(lines[1] == "frames 42 (dropped 0)  29.5 fps  items 2 (2 barcode, 0 text)  14%, 9 s left")
         // The titles stand over their columns: one column for the selection mark first, as in every row.
         #expect(lines[2].hasPrefix(" ID       KIND       VALUE"))
         #expect(lines[2].firstRange(of: "VALUE")?.lowerBound.utf16Offset(in: lines[2])
@@ -88,15 +89,39 @@ import LiveScan
         #expect(Terminal.parseKeys([0x1B]) == [])
     }
 
+    /// Page Up and Down, Home and End, as xterm, rxvt and the Linux console send them, move the selection by a
+    /// screen's rows or to the ends, kept within the list.
+    @Test func pageKeysMoveTheSelectionByAScreenOrToTheEnds() {
+        #expect(Terminal.parseKeys([0x1B, 0x5B, 0x35, 0x7E, 0x1B, 0x5B, 0x36, 0x7E]) == [.pageUp, .pageDown])
+        #expect(Terminal.parseKeys([0x1B, 0x5B, 0x48, 0x1B, 0x4F, 0x46, 0x1B, 0x5B, 0x31, 0x7E, 0x1B, 0x5B, 0x34, 0x7E,
+                                    0x1B, 0x5B, 0x37, 0x7E, 0x1B, 0x5B, 0x38, 0x7E])
+                == [.home, .end, .home, .end, .home, .end])
+        let ids = (0..<50).map { _ in UUID() }
+        let page = ListingRenderer.itemRows(height: 24, items: ids.count)
+        #expect(page == 18)
+        #expect(ListingState.selection(after: .pageDown, in: ids, selected: ids[0], page: page) == ids[18])
+        #expect(ListingState.selection(after: .pageDown, in: ids, selected: ids[40], page: page) == ids[49])
+        #expect(ListingState.selection(after: .pageUp, in: ids, selected: ids[10], page: page) == ids[0])
+        #expect(ListingState.selection(after: .end, in: ids, selected: ids[3], page: page) == ids[49])
+        #expect(ListingState.selection(after: .home, in: ids, selected: ids[30], page: page) == ids[0])
+        #expect(ListingState.selection(after: .down, in: [], selected: nil, page: page) == nil)
+        // The page the renderer scrolls by is the rows it shows items in: the selection a page down is on screen.
+        var state = ListingState(source: source)
+        state.items = (0..<50).map { barcode("code \($0)", id: $0 + 1) }
+        let shown = state.items.map(\.id)
+        state.selected = ListingState.selection(after: .pageDown, in: shown, selected: shown[0], page: page)
+        #expect(ListingRenderer.render(state, width: 80, height: 24, color: false).contains { $0.contains("code 18") })
+    }
+
     /// A held arrow key, fast typing and a paste reach the listing in one read: every key in it counts.
     @Test func keysThatArriveTogetherAreAllParsed() {
         let heldDown: [UInt8] = [0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x42, 0x1B, 0x4F, 0x42]
         #expect(Terminal.parseKeys(heldDown) == [.down, .down, .down])
         #expect(Terminal.parseKeys(Array("ps".utf8) + [0x0D]) == [.character("p"), .character("s"), .enter])
-        // Sequences the listing does not know (F5, Page Down, a modified arrow) are skipped whole: their
-        // parameters are not typed characters.
-        let unknown: [UInt8] = [0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x5B, 0x31, 0x3B, 0x35,
-                                0x41, 0x71]
+        // Sequences the listing does not know (F5, F7, a modified arrow) are skipped whole: their parameters are not
+        // typed characters.
+        let unknown: [UInt8] = [0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x1B, 0x5B, 0x31, 0x38, 0x7E, 0x1B, 0x5B, 0x31, 0x3B,
+                                0x35, 0x41, 0x71]
         #expect(Terminal.parseKeys(unknown) == [.character("q")])
         #expect(Terminal.parseKeys([0x1B, 0x5B, 0x41, 0x71, 0x0A]) == [.up, .character("q"), .enter])
     }
