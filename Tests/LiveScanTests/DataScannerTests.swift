@@ -73,6 +73,31 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
     }
 }
 
+/// Records each call with the label of the queue it came on ("worker" when none is labelled).
+final class QueueRecordingDelegate: DataScannerDelegate, @unchecked Sendable {
+    static let label = DispatchSpecificKey<String>()
+    private let lock = NSLock()
+    private var storedCalls: [String] = []
+    var calls: [String] { lock.withLock { storedCalls } }
+
+    private func record(_ call: String) {
+        let queue = DispatchQueue.getSpecific(key: Self.label) ?? "worker"
+        lock.withLock { storedCalls.append(call + "@" + queue) }
+    }
+
+    func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) { record("start") }
+    func dataScanner(_ dataScanner: DataScanner, didAdd addedItems: [RecognizedItem], allItems: [RecognizedItem]) {
+        record("add " + addedItems.map(\.value).joined(separator: ","))
+    }
+    func dataScanner(_ dataScanner: DataScanner, didRemove removedItems: [RecognizedItem],
+                     allItems: [RecognizedItem]) {
+        record("remove " + removedItems.map(\.value).sorted().joined(separator: ","))
+    }
+    func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {
+        record("finish \(outcome.reason.rawValue)")
+    }
+}
+
 @Suite struct DataScannerTests {
     @Test func scanToTheEndRemovesEverythingAndFinishes() throws {
         let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10), code("B", x: 300, y: 10)] }
@@ -87,6 +112,23 @@ final class RecordingDelegate: DataScannerDelegate, @unchecked Sendable {
         // The final removes are decided in the last frame processed.
         #expect(delegate.changes.last?.frameIndex == 4)
         #expect(delegate.changes.last?.allItems.isEmpty == true)
+    }
+
+    /// With a `delegateQueue`, every call comes on that queue, in the worker's order.
+    @Test func aDelegateQueueGetsEveryCallInOrder() throws {
+        let detector = ScriptedBarcodeDetector { _ in [code("A", x: 10, y: 10), code("B", x: 300, y: 10)] }
+        let scanner = DataScanner(recognizedDataTypes: [.barcode()], barcodeDetector: detector, textRecognizer: nil,
+                                  recognizesMultipleItems: true)
+        let queue = DispatchQueue(label: "app.delegate")
+        queue.setSpecific(key: QueueRecordingDelegate.label, value: "app.delegate")
+        let delegate = QueueRecordingDelegate()
+        scanner.delegate = delegate
+        scanner.delegateQueue = queue
+        try scanner.startScanning(BlankFrameSource(count: 5))
+        _ = try #require(scanner.waitUntilFinished())
+        queue.sync {}  // the calls queued before this one have run
+        #expect(delegate.calls == ["start@app.delegate", "add A,B@app.delegate", "remove A,B@app.delegate",
+                                   "finish eof@app.delegate"])
     }
 
     @Test func stopScanningRemovesEveryItem() async throws {

@@ -37,8 +37,15 @@ public final class DataScanner: @unchecked Sendable {
         return configuration
     }
 
-    /// Receives add/update/remove calls on the worker thread.
+    /// Receives add/update/remove calls on the worker thread, or on `delegateQueue`.
     public weak var delegate: DataScannerDelegate?
+    /// Where the delegate is called: nil (the default), on the scan's worker, each call before the next frame is
+    /// taken; a serial queue the app chooses (`.main` for a UI, one that hops to its actor), queued there in the
+    /// same order, the scan going on meanwhile (`waitUntilFinished` does not wait for the calls still queued).
+    public var delegateQueue: DispatchQueue? {
+        get { lock.withLock { storedDelegateQueue } }
+        set { lock.withLock { storedDelegateQueue = newValue } }
+    }
 
     /// True on Linux whenever CBridge is linked: the scanner needs no special hardware.
     public static var isSupported: Bool { true }
@@ -65,6 +72,7 @@ public final class DataScanner: @unchecked Sendable {
     // The scan's state, guarded by `lock`; what is not private is its worker's too (DataScannerWorker.swift).
     let lock = NSCondition()
     private var storedRegionOfInterest: Bounds?
+    private var storedDelegateQueue: DispatchQueue?
     /// nil = every line of text; otherwise only lines holding one of these kinds of content.
     let textContentTypes: Set<TextContentType>?
     /// The app's own engines; nil: made for each scan from `recognizedDataTypes` and `qualityLevel`.

@@ -14,7 +14,7 @@ extension DataScanner {
             source.close()
             lock.withLock { currentSource = nil }
         }
-        delegate?.dataScanner(self, didStartWith: source.info)
+        notify { $1.dataScanner($0, didStartWith: source.info) }
         var outcome = ScanOutcome(reason: .endOfSource)
         var selection = SingleItemSelection()
         var recognizer = FrameRecognizer(plan: plan, textContentTypes: textContentTypes)
@@ -45,7 +45,7 @@ extension DataScanner {
                 outcome.lastFrameIndex = frame.index
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
-                delegate?.dataScanner(self, didProcess: frame, allItems: items)
+                notify { $1.dataScanner($0, didProcess: frame, allItems: items) }
                 if source.holdsStillImages {
                     // The next image is another picture, of another thing: nothing in this one is in it, however
                     // alike two labels of one template look (a line where this image had one is another line).
@@ -56,7 +56,7 @@ extension DataScanner {
                 let failure = error as? ScanError ?? .engineFailure(String(describing: error))
                 outcome.reason = .error
                 outcome.error = failure
-                delegate?.dataScanner(self, becameUnavailableWithError: failure)
+                notify { $1.dataScanner($0, becameUnavailableWithError: failure) }
                 break
             }
         }
@@ -67,7 +67,8 @@ extension DataScanner {
         deliverTaps(last: true)
         endItems(tracker: &tracker, selection: &selection, frameIndex: max(outcome.lastFrameIndex, 0),
                  time: outcome.lastTime, file: nil)
-        delegate?.dataScanner(self, didFinish: outcome)
+        let finalOutcome = outcome
+        notify { $1.dataScanner($0, didFinish: finalOutcome) }
         return outcome
     }
 
@@ -117,7 +118,7 @@ extension DataScanner {
             return pendingTaps
         }
         for item in taps {
-            delegate?.dataScanner(self, didTapOn: item)
+            notify { $1.dataScanner($0, didTapOn: item) }
         }
     }
 
@@ -130,7 +131,7 @@ extension DataScanner {
         let readable = observations.filter(\.isReadable)
         if isGuidanceEnabled,
            let hint = guide.update(frame: frame, decoded: readable, located: observations.filter { !$0.isReadable }) {
-            delegate?.dataScanner(self, didChangeGuidance: hint.guidance)
+            notify { $1.dataScanner($0, didChangeGuidance: hint.guidance) }
         }
         var changes = tracker.update(readable, frame: frame.index, time: frame.time)
         var items = tracker.items
@@ -143,21 +144,30 @@ extension DataScanner {
     }
 
     func deliver(_ changes: TrackerChanges, items: [RecognizedItem], frameIndex: Int, time: Double,
-                         file: String?) {
+                 file: String?) {
         guard !changes.isEmpty else { return }
-        let delegate = self.delegate
-        delegate?.dataScanner(self, didChange: ScanChanges(
-            frameIndex: frameIndex, time: time, added: changes.added, updated: changes.updated,
-            removed: changes.removed, allItems: items, file: file))
-        if !changes.removed.isEmpty {
-            delegate?.dataScanner(self, didRemove: changes.removed, allItems: items)
-        }
-        if !changes.added.isEmpty {
-            delegate?.dataScanner(self, didAdd: changes.added, allItems: items)
-        }
-        if !changes.updated.isEmpty {
-            delegate?.dataScanner(self, didUpdate: changes.updated, allItems: items)
+        let scanChanges = ScanChanges(frameIndex: frameIndex, time: time, added: changes.added,
+                                      updated: changes.updated, removed: changes.removed, allItems: items, file: file)
+        notify { scanner, delegate in
+            delegate.dataScanner(scanner, didChange: scanChanges)
+            if !changes.removed.isEmpty {
+                delegate.dataScanner(scanner, didRemove: changes.removed, allItems: items)
+            }
+            if !changes.added.isEmpty {
+                delegate.dataScanner(scanner, didAdd: changes.added, allItems: items)
+            }
+            if !changes.updated.isEmpty {
+                delegate.dataScanner(scanner, didUpdate: changes.updated, allItems: items)
+            }
         }
         itemsContinuation.yield(items)
+    }
+
+    /// Calls the delegate, if there is one: on the worker, in order, or, with a `delegateQueue`, queued on it in
+    /// the same order (the delegate taken as it is now, held until the call).
+    func notify(_ call: @escaping @Sendable (DataScanner, any DataScannerDelegate) -> Void) {
+        guard let delegate else { return }
+        guard let queue = delegateQueue else { return call(self, delegate) }
+        queue.async { call(self, delegate) }
     }
 }
