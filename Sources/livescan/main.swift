@@ -7,6 +7,7 @@ let help = """
 livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on Linux)
 
 Usage: livescan scan [options] SOURCE...
+       livescan scan --out DIR [--jobs N] [--redo] [options] SOURCE...
        livescan report [--csv | --json] EVENTS.jsonl
        livescan sources
        livescan --help | --version
@@ -23,6 +24,12 @@ URL; s snapshot, p pause, q quit; Ctrl-Z suspends); the findings are printed
 when it closes. TERM=dumb gets lines. Each image has its own items; images
 given one after another are one scan, with one event log.
 
+With --out DIR (an archive scan), each input file (SOURCEs are files, folders of
+videos and images, and globs) is scanned into its own event log in DIR, written
+under a hidden name and renamed when whole; inputs whose complete log is there
+and newer are skipped (--redo scans them again), failures are listed in
+DIR/failures.jsonl and the others go on; --jobs N scans N at once.
+
 Options of scan:
 \(ScanOption.helpLines.joined(separator: "\n"))
   --version          show the version
@@ -35,7 +42,8 @@ sources lists the cameras present.
 
 Exit status of scan: 0 something found, 4 nothing found, 1 an input could not be read,
 2 usage error (including a language whose data is not installed), 129/130/143 stopped by
-SIGHUP/SIGINT/SIGTERM (the event log is ended).
+SIGHUP/SIGINT/SIGTERM (the event log is ended). With --out: 0 every input has its log,
+1 any input failed.
 """
 
 /// Debian's Tesseract uses OpenMP, which reads OMP_THREAD_LIMIT only when it loads: set it and start
@@ -85,6 +93,9 @@ func runCommand(_ arguments: [String]) -> ExitCode {
             let options = try ScanOptions(rest)
             restartWithSingleThreadedOpenMPIfNeeded(readsText: options.wantsText)
             keepLargeBlocksReturnable(readsText: options.wantsText)
+            if let archive = options.archive {
+                return ArchiveScan(options: options, settings: archive).run()
+            }
             return ScanCommand(options: options).run()
         } catch let error as UsageError {
             return Diagnostics.usage(error)
