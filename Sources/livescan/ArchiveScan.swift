@@ -124,11 +124,12 @@ final class ArchiveScan {
     }
 
     /// The child scan of `input`: `livescan scan --quiet --force --events DIR/.NAME.partial OPTIONS -- INPUT`.
-    /// `--force` because a partial log left by a run that was killed is this input's own to replace.
+    /// `--force` because a partial log left by a run that was killed is this input's own to replace. INPUT is the
+    /// absolute path, so that the log's `source` says which file it is from wherever the log is read.
     private func start(_ input: ArchiveInput) -> Result<ChildScan, Error> {
         let name = ArchiveLogName.name(forInputAt: input.absolutePath)
         let arguments = ["scan", "--quiet", "--force", "--events", logPath(ArchiveLogName.partialName(of: name))]
-            + settings.scanArguments + ["--", input.path]
+            + settings.scanArguments + ["--", input.absolutePath]
         return Result {
             try ChildScan(executable: Self.executable, arguments: arguments, input: input, logName: name)
         }
@@ -182,7 +183,7 @@ final class ArchiveScan {
         progress.failed(input)
         progress.eraseLine()
         // A scan's own errors name its file already; a failure to start one does not.
-        let named = error.hasPrefix(input.path + ":") ? error : "\(input.path): \(error)"
+        let named = error.hasPrefix(input.absolutePath + ":") ? error : "\(input.absolutePath): \(error)"
         Diagnostics.printError("Error: " + TerminalSafeText.escape(named))
         let failure = ArchiveFailure(input: input.absolutePath, log: logName, error: error, status: status,
                                      time: Date())

@@ -8,7 +8,7 @@ livescan \(version): live barcode and text scanner (VisionKit's DataScanner, on 
 
 Usage: livescan scan [options] SOURCE...
        livescan scan --out DIR [--jobs N] [--redo] [options] SOURCE...
-       livescan report [--csv | --json] EVENTS.jsonl
+       livescan report [--csv | --json] EVENTS.jsonl | DIR | LOG...
        livescan sources
        livescan --help | --version
 
@@ -36,7 +36,9 @@ Options of scan:
 
 report reads an event log (- for standard input) and prints one row per item
 (id, kind, value, first and last seen, dwell time, updates) and totals; bad or
-cut lines are counted, never fatal. --csv and --json give the same as data.
+cut lines are counted, never fatal. --csv and --json give the same as data. Given a
+folder of logs (scan --out DIR) or several logs: a row per log, the totals of them
+all, and the inputs that failed and have no log since.
 
 sources lists the cameras present.
 

@@ -60,7 +60,7 @@ public struct ArchiveFailure: Sendable, Equatable {
     }
 
     /// ISO 8601 in UTC, to the millisecond: `2026-12-04T18:30:05.123Z`.
-    nonisolated(unsafe) static let timeFormat: ISO8601DateFormatter = {
+    nonisolated(unsafe) public static let timeFormat: ISO8601DateFormatter = {
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return format
