@@ -14,6 +14,8 @@ final class ArchiveProgress {
     private var scanned = 0
     private var failed = 0
     private var lineShown = false
+    /// The line last drawn: it is drawn again only when it changed (or was erased), not at every tick.
+    private var lastLine = ""
 
     init(total: Int, skipped: Int, jobs: Int, quiet: Bool, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         self.total = total
@@ -36,14 +38,16 @@ final class ArchiveProgress {
         return Date().timeIntervalSince(start) / Double(finished) * Double(total - done)
     }
 
-    /// Redraws the terminal's line (at most every call; the caller paces it).
+    /// Redraws the terminal's line when what it says changed.
     func tick(running: Int) {
         guard isTerminal && !isQuiet else { return }
         let left = secondsLeft.map { ", " + Self.duration($0) + " left" } ?? ""
         let failures = failed == 0 ? "" : ", \(failed) failed"
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + "\(done)/\(total) files\(failures), \(running) running"
-            + left).utf8))
+        let line = "\(done)/\(total) files\(failures), \(running) running" + left
+        guard !lineShown || line != lastLine else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         lineShown = true
+        lastLine = line
     }
 
     func finished(_ input: ArchiveInput, logName: String, seconds: Double) {
