@@ -36,16 +36,16 @@ Options of scan:
 
 report reads an event log (- for standard input) and prints one row per item
 (id, kind, value, first and last seen, dwell time, updates) and totals; bad or
-cut lines are counted, never fatal. --csv and --json give the same as data. Given a
-folder of logs (scan --out DIR) or several logs: a row per log, the totals of them
-all, and the inputs that failed and have no log since.
+cut lines are counted, never fatal. --csv and --json give the same as data.
+Given a folder of logs (scan --out DIR) or several logs: a row per log, the
+totals of them all, and the inputs that failed and have no log since.
 
 sources lists the cameras present.
 
 Exit status of scan: 0 something found, 4 nothing found, 1 an input could not be read,
 2 usage error (including a language whose data is not installed), 129/130/143 stopped by
-SIGHUP/SIGINT/SIGTERM (the event log is ended). With --out: 0 every input has its log,
-1 any input failed.
+SIGHUP/SIGINT/SIGTERM (the event log is ended). With --out: 0 every input has
+its log, 1 any input failed.
 """
 
 /// Debian's Tesseract uses OpenMP, which reads OMP_THREAD_LIMIT only when it loads: set it and start
