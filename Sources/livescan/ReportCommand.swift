@@ -1,12 +1,13 @@
 import Foundation
 import LiveScan
 
-/// `livescan report [--csv | --json] EVENTS.jsonl`: a table per item of an event log, and totals.
+/// `livescan report [--csv | --json] EVENTS.jsonl`: a table per item of an event log, and totals. Given a folder or
+/// several logs, a row per log and the totals of them all instead (`ArchiveReportCommand`).
 /// A log with garbage lines, or cut mid-line by a crash, is still reported with its bad lines counted.
 /// Exit status: 0 report printed (bad lines included), 1 the log cannot be read or holds no event-log line,
 /// 2 usage error.
 enum ReportCommand {
-    static let usageLine = "Usage: livescan report [--csv | --json] EVENTS.jsonl"
+    static let usageLine = "Usage: livescan report [--csv | --json] EVENTS.jsonl | DIR | LOG..."
 
     static let help = """
     \(usageLine)
@@ -14,6 +15,11 @@ enum ReportCommand {
     Summarises an event log written by `livescan scan --events` (- reads standard input): one row per item
     (id, kind, value, first and last seen, dwell time, updates), then totals. Lines that cannot be read
     are counted and listed, never fatal.
+
+    Given a folder (the DIR of `livescan scan --out DIR`: its *.jsonl logs) or several logs: one row per log
+    (source, items, barcodes, text, frames, duration, how it ended), the totals of them all, and the inputs
+    listed in DIR/failures.jsonl that have no complete log since. --csv: a row per log; --json:
+    {"logs":[...],"totals":{...},"failures":[...]}.
 
     Options:
       --csv       RFC 4180 CSV, full ids and values; a value starting with = + - @ (or a tab or carriage
@@ -35,14 +41,19 @@ enum ReportCommand {
             return .found
         }
         let format: Format
-        let path: String
+        let paths: [String]
         do {
-            (format, path) = try parse(arguments)
+            (format, paths) = try parse(arguments)
         } catch let error as UsageError {
             return Diagnostics.usage(error, usageLine: usageLine)
         } catch {
             return Diagnostics.usage(UsageError(message: "\(error)"), usageLine: usageLine)
         }
+        var isFolder = false
+        guard paths.count == 1, !(FileNames.exists(paths[0], isDirectory: &isFolder) && isFolder) else {
+            return ArchiveReportCommand.run(paths, format: format)
+        }
+        let path = paths[0]
 
         let source = path == "-" ? "standard input" : path
         var builder = EventLogReport.Builder()
@@ -91,18 +102,22 @@ enum ReportCommand {
         }
     }
 
-    static func parse(_ arguments: [String]) throws -> (Format, String) {
+    static func parse(_ arguments: [String]) throws -> (Format, [String]) {
         let parsed = try CommandLineArguments(arguments, valued: [], switches: ["--csv", "--json"])
         if parsed.has("--csv") && parsed.has("--json") {
             throw UsageError(message: "--csv and --json cannot be combined")
         }
-        guard let path = parsed.positional.first else {
+        let paths = parsed.positional
+        guard !paths.isEmpty else {
             throw UsageError(message: "no event log given")
         }
-        guard parsed.positional.count == 1 else {
-            throw UsageError(message: "one event log at a time (got \(parsed.positional.count))")
+        guard paths.count == 1 || !paths.contains("-") else {
+            throw UsageError(message: "- (standard input) is one log, read alone")
         }
-        return (parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table, path)
+        if let repeated = paths.first(where: { path in paths.filter { $0 == path }.count > 1 }) {
+            throw UsageError(message: "\(repeated) is given twice")
+        }
+        return (parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table, paths)
     }
 
     /// Streams the log at `path` ("-": standard input) line by line: a log of any size, or an endless
@@ -217,7 +232,7 @@ enum ReportTable {
         value.map { String(format: "%.2f", $0) } ?? "-"
     }
 
-    private static func counts(_ counts: [String: Int]) -> String {
+    static func counts(_ counts: [String: Int]) -> String {
         counts.sorted { $0.key < $1.key }.map { "\(TerminalSafeText.escape($0.key)) \($0.value)" }
             .joined(separator: ", ")
     }

@@ -167,6 +167,21 @@ struct ScanOption {
             help: ["tracker knobs, e.g. grace_period=1,text_confirmations=3", "(see README)"],
             readme: "tracker knobs as `name=value` pairs, e.g. `grace_period=1,text_confirmations=3` (names as in "
                 + "the start line's `config.tracker`)"),
+        ScanOption(
+            names: ["--out"], value: "DIR",
+            help: ["archive scan: one event log per input file in DIR", "(folders and globs expanded; see README)"],
+            readme: "archive scan: one event log per input in `DIR` (made if missing), each named from its input's "
+                + "path and renamed into place only when its scan ended well; SOURCEs are files, folders (every "
+                + "video and image under them) and globs. Inputs whose complete log is newer than the input are "
+                + "skipped; failures go to `DIR/failures.jsonl`. See \"Archives of video\" below"),
+        ScanOption(
+            names: ["--jobs"], value: "N",
+            help: ["with --out: scan N inputs at once (default: one per", "core, one per two at accurate)"],
+            readme: "with `--out`: scan N inputs at once, each in a `livescan scan` process of its own (default: one "
+                + "per core, one per two cores at `accurate`, at most one per 512 MB of memory)"),
+        ScanOption(
+            names: ["--redo"], value: nil, help: ["with --out: scan inputs again whose log is complete"],
+            readme: "with `--out`: scan again the inputs whose complete log is already in `DIR`"),
     ]
 
     /// `text` in lines of at most 58 characters, broken at spaces.

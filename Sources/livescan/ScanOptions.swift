@@ -55,6 +55,10 @@ struct ScanOptions {
     var regionOfInterest: RegionOfInterest?
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
     var tracker = TrackerConfiguration()
+    /// `--out DIR`: an archive scan, a log per input (`ArchiveScan`); nil for a scan of SOURCE.
+    var archive: ArchiveSettings?
+    /// The options given, by name, in order.
+    var givenOptions: [String]
 
     init(_ arguments: [String]) throws {
         let table = ScanOption.all
@@ -64,6 +68,8 @@ struct ScanOptions {
             aliases: Dictionary(uniqueKeysWithValues: table.flatMap { option in
                 option.names.dropFirst().map { ($0, option.name) }
             }))
+        givenOptions = parsed.given
+        archive = try ArchiveSettings(parsed)
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
         if sources.count > 1 && sources.contains(SourceKind.standardInput) {
@@ -128,7 +134,10 @@ struct ScanOptions {
         if eventsPath != nil {
             try Self.requireOneScan(scans, for: "--events records")
         }
-        try Self.checkOptionsApply(parsed.given, to: sources)
+        if archive == nil {
+            // An archive scan checks its inputs, once folders and globs are expanded (`ArchiveScan`).
+            try Self.checkOptionsApply(parsed.given, to: sources)
+        }
     }
 
     /// Runs of image arguments joined into one scan each; every other source alone.
@@ -228,7 +237,7 @@ struct ScanOptions {
     }
 
     /// An option given for none of the sources (`--fps` for a video file) is a mistake worth saying.
-    private static func checkOptionsApply(_ given: [String], to sources: [String]) throws {
+    static func checkOptionsApply(_ given: [String], to sources: [String]) throws {
         let kinds = sources.map(SourceKind.of)
         for name in given {
             guard let option = ScanOption.named(name), option.appliesTo.isDisjoint(with: kinds) else { continue }

@@ -7,7 +7,8 @@ let help = """
 livescan \(version): live barcode and text scanner, VisionKit's DataScanner on Linux
 
 Usage: livescan scan [options] SOURCE...
-       livescan report [--csv | --json] EVENTS.jsonl
+       livescan scan --out DIR [--jobs N] [--redo] [options] SOURCE...
+       livescan report [--csv | --json] EVENTS.jsonl | DIR | LOG...
        livescan sources
        livescan --help | --version
 
@@ -25,6 +26,12 @@ p pause, q quit; Ctrl-Z suspends); the findings are printed when it closes.
 TERM=dumb gets lines. Each image has its own items; images given one after
 another are one scan, with one event log.
 
+With --out DIR (an archive scan), each input file (SOURCEs are files, folders of
+videos and images, and globs) is scanned into its own event log in DIR, written
+under a hidden name and renamed when whole; inputs whose complete log is there
+and newer are skipped (--redo scans them again), failures are listed in
+DIR/failures.jsonl and the others go on; --jobs N scans N at once.
+
 Options of scan:
 \(ScanOption.helpLines.joined(separator: "\n"))
   --version          show the version
@@ -32,12 +39,15 @@ Options of scan:
 report reads an event log (- for standard input) and prints one row per item
 (id, kind, value, first and last seen, dwell time, updates) and totals; bad or
 cut lines are counted, never fatal. --csv and --json give the same as data.
+Given a folder of logs (scan --out DIR) or several logs: a row per log, the
+totals of them all, and the inputs that failed and have no log since.
 
 sources lists the cameras present.
 
 Exit status of scan: 0 something found, 4 nothing found, 1 an input could not
 be read, 2 usage error (including a language whose data is not installed),
-129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the event log is ended).
+129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the event log is ended). With
+--out: 0 every input has its log, 1 any input failed.
 """
 
 /// Debian's Tesseract uses OpenMP, which reads OMP_THREAD_LIMIT only when it loads: set it and start
@@ -87,6 +97,9 @@ func runCommand(_ arguments: [String]) -> ExitCode {
             let options = try ScanOptions(rest)
             restartWithSingleThreadedOpenMPIfNeeded(readsText: options.wantsText)
             keepLargeBlocksReturnable(readsText: options.wantsText)
+            if let archive = options.archive {
+                return ArchiveScan(options: options, settings: archive).run()
+            }
             return ScanCommand(options: options).run()
         } catch let error as UsageError {
             return Diagnostics.usage(error)

@@ -213,7 +213,8 @@ import Testing
             #expect(result.status == 2, "\(arguments): \(result.standardError)")
             #expect(result.errorLines.count == 3)
             #expect(result.errorLines.first?.hasPrefix("Error: ") == true)
-            #expect(result.errorLines.dropFirst().first == "Usage: livescan report [--csv | --json] EVENTS.jsonl")
+            #expect(result.errorLines.dropFirst().first
+                        == "Usage: livescan report [--csv | --json] EVENTS.jsonl | DIR | LOG...")
             #expect(result.errorLines.last == "See 'livescan --help'.")
             #expect(result.standardOutput.isEmpty)
         }

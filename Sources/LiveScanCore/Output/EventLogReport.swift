@@ -70,6 +70,8 @@ public struct EventLogReport: Sendable, Equatable {
         public var badLines: [Int] = []
         /// Whether the log has its start line (false: it was started or copied mid-way).
         public var hasStartLine = false
+        /// The start line's `source`: what was scanned, as the user gave it.
+        public var source: String?
         /// Whether the log has its end line (false: the writer was killed, or the log is still growing).
         public var hasEndLine = false
         /// The end line's `reason` (`eof`, `interrupted`, `error`) and `error`.
@@ -132,6 +134,7 @@ public struct EventLogReport: Sendable, Equatable {
             case .start:
                 totals.hasStartLine = true
                 totals.holdsStillImages = record.fps == 0
+                totals.source = record.source
                 return
             case .end:
                 // Logs joined end to end: the last end line is the one that closes the report.
