@@ -94,15 +94,8 @@ enum ArchiveReportTable {
                 ended(log.report),
             ]
         }
-        var widths = headers.map { TerminalColumns.width($0) }
-        for row in rows {
-            for (column, cell) in row.enumerated() {
-                widths[column] = max(widths[column], TerminalColumns.width(cell))
-            }
-        }
-        let others = widths.enumerated().filter { $0.offset != sourceColumn }.map(\.element).reduce(0, +)
-        let room = width - others - 2 * (headers.count - 1)
-        widths[sourceColumn] = max(min(widths[sourceColumn], room), narrowestSource)
+        let widths = TerminalColumns.tableWidths(headers: headers, rows: rows, width: width, flexible: sourceColumn,
+                                                 narrowest: narrowestSource)
         var lines = [line(headers, widths)]
         for row in rows {
             var row = row
@@ -147,15 +140,9 @@ enum ArchiveReportTable {
         return lines
     }
 
+    /// The counts align right, the source and how it ended left.
     private static func line(_ cells: [String], _ widths: [Int]) -> String {
-        let numeric = Set(1..<headers.count - 1)
-        let padded = cells.enumerated().map { column, cell in
-            let padding = String(repeating: " ", count: max(0, widths[column] - TerminalColumns.width(cell)))
-            return numeric.contains(column) ? padding + cell : cell + padding
-        }
-        var text = padded.joined(separator: "  ")
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
+        TerminalColumns.tableRow(cells, widths: widths, rightAligned: Set(1..<headers.count - 1))
     }
 }
 

@@ -152,17 +152,9 @@ enum ReportTable {
                 String(item.updates),
             ]
         }
-        var widths = headers.map { TerminalColumns.width($0) }
-        for row in rows {
-            for (column, cell) in row.enumerated() {
-                widths[column] = max(widths[column], TerminalColumns.width(cell))
-            }
-        }
-        // Two spaces between columns; the value column takes what the others leave.
-        let others = widths.enumerated().filter { $0.offset != valueColumn }.map(\.element).reduce(0, +)
-        let room = width - others - 2 * (headers.count - 1)
-        let narrowest = max(narrowestValue, TerminalColumns.width(headers[2]))
-        widths[valueColumn] = max(min(widths[valueColumn], room), narrowest)
+        // The value column takes what the others leave.
+        let widths = TerminalColumns.tableWidths(headers: headers, rows: rows, width: width, flexible: valueColumn,
+                                                 narrowest: max(narrowestValue, TerminalColumns.width(headers[2])))
 
         var lines = [line(headers, widths)]
         for row in rows {
@@ -237,16 +229,9 @@ enum ReportTable {
             .joined(separator: ", ")
     }
 
+    /// Numbers align right, words left.
     private static func line(_ cells: [String], _ widths: [Int]) -> String {
-        // Numbers align right, words left; the last column is not padded on the right.
-        let numeric = Set(3..<headers.count)
-        let padded = cells.enumerated().map { column, cell in
-            let padding = String(repeating: " ", count: max(0, widths[column] - TerminalColumns.width(cell)))
-            return numeric.contains(column) ? padding + cell : cell + padding
-        }
-        var text = padded.joined(separator: "  ")
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
+        TerminalColumns.tableRow(cells, widths: widths, rightAligned: Set(3..<headers.count))
     }
 }
 

@@ -15,6 +15,34 @@ enum TerminalColumns {
         return kept + "…"
     }
 
+    /// The widths of a table's columns, `headers` over `rows`, in `width` terminal columns with two spaces between
+    /// columns: each as wide as its widest cell, but `flexible` (a value, a path) only as wide as the others leave
+    /// room for, and never under `narrowest`.
+    static func tableWidths(headers: [String], rows: [[String]], width: Int, flexible: Int, narrowest: Int) -> [Int] {
+        var widths = headers.map { self.width($0) }
+        for row in rows {
+            for (column, cell) in row.enumerated() {
+                widths[column] = max(widths[column], self.width(cell))
+            }
+        }
+        let others = widths.enumerated().filter { $0.offset != flexible }.map(\.element).reduce(0, +)
+        let room = width - others - 2 * (headers.count - 1)
+        widths[flexible] = max(min(widths[flexible], room), narrowest)
+        return widths
+    }
+
+    /// One row of such a table: each cell padded to its column's width, those of `rightAligned` (numbers) on the
+    /// left, words on the right; the row's trailing spaces dropped.
+    static func tableRow(_ cells: [String], widths: [Int], rightAligned: Set<Int>) -> String {
+        let padded = cells.enumerated().map { column, cell in
+            let padding = String(repeating: " ", count: max(0, widths[column] - width(cell)))
+            return rightAligned.contains(column) ? padding + cell : cell + padding
+        }
+        var text = padded.joined(separator: "  ")
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+
     static func width(_ text: String) -> Int {
         text.reduce(0) { $0 + width($1) }
     }
