@@ -5,29 +5,30 @@ import LiveScan
 /// found (`symbology:payload`, `text:transcript`) and optionally writes the event log. Image arguments given one
 /// after another are one scan (`ScanOptions.scans`).
 final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
-    private let options: ScanOptions
+    // What is not private here is the delegate's too (ScanCommandDelegate.swift, called on the scanner's worker).
+    let options: ScanOptions
     private let standardOutput = LineOutput(descriptor: STDOUT_FILENO, name: "standard output")
-    private var eventLog: EventLogWriter?
+    var eventLog: EventLogWriter?
     private var outputError: ScanError?
-    private var itemsFound = 0
+    var itemsFound = 0
     /// Whether the scan's text lines settle before they are printed (`FindingLines.settled`): a video's do, a
     /// still image's are read once.
-    private var settlesText = false
+    var settlesText = false
     /// `--once`: the first settled item has been printed.
-    private var printedOnce = false
+    var printedOnce = false
     /// What the scans found, for the closing line on a terminal's standard error.
-    private var summary = ScanSummary()
+    var summary = ScanSummary()
     /// The source being scanned, for its reconnections; and how many of them were reported.
-    private var scannedSource: FrameSource?
-    private var reconnectionsReported = 0
+    var scannedSource: FrameSource?
+    var reconnectionsReported = 0
     /// Whether the listing has the terminal: nothing else may then write to it.
-    private var showsListing = false
+    var showsListing = false
     /// The size of the frames so far, to log a change of resolution.
-    private var pictureSize = (width: 0, height: 0)
+    var pictureSize = (width: 0, height: 0)
     /// The tracker's knobs the current scan runs with, for the event log's start line.
-    private var scanTracker = TrackerConfiguration()
+    var scanTracker = TrackerConfiguration()
     private var activeScanner: DataScanner?
-    private var presenters: [ScanPresenter] = []
+    var presenters: [ScanPresenter] = []
     private let lock = NSLock()
 
     init(options: ScanOptions) {
@@ -329,7 +330,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     /// An output failed: the scan stops, `stopped` when a reader went away (it had what it wanted), `error`
     /// otherwise, and the command reports it.
-    private func recordOutputError(_ error: Error, scanner: DataScanner) {
+    func recordOutputError(_ error: Error, scanner: DataScanner) {
         let failure = error as? ScanError ?? .outputFailed(path: "output", reason: "\(error)")
         if outputError == nil {
             outputError = failure
@@ -338,97 +339,6 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             scanner.requestStop(.stopped)
         } else {
             scanner.requestStop(.error, error: failure)
-        }
-    }
-
-    // MARK: - DataScannerDelegate (called on the scanner's worker thread)
-
-    func dataScanner(_ dataScanner: DataScanner, didStartWith source: SourceInfo) {
-        pictureSize = (source.width, source.height)
-        do {
-            let config = options.eventLogConfig(tracker: scanTracker,
-                                                region: dataScanner.regionOfInterest)
-            try eventLog?.start(source: source, config: config)
-        } catch {
-            recordOutputError(error, scanner: dataScanner)
-        }
-    }
-
-    func dataScanner(_ dataScanner: DataScanner, didChange changes: ScanChanges) {
-        // Counted first: what was found stays found even if the output below has gone (`| head`).
-        itemsFound += changes.added.count
-        summary.count(changes)
-        do {
-            try eventLog?.write(changes)
-            var shown = changes
-            if options.once {
-                // zbarcam --oneshot: the first item found, as line output would print it (a text line once it
-                // has settled, not its first piece), then stop.
-                let first = printedOnce ? nil : FindingLines.settled(changes, settlesText: settlesText).first
-                shown.added = first.map { [$0] } ?? []
-                shown.updated = []
-                shown.removed = []
-                if first != nil {
-                    printedOnce = true
-                    dataScanner.requestStop()
-                }
-            }
-            for presenter in presenters {
-                try presenter.changed(shown)
-            }
-        } catch {
-            recordOutputError(error, scanner: dataScanner)
-        }
-    }
-
-    func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {
-        do {
-            if pictureSize.width != frame.width || pictureSize.height != frame.height {
-                // A stream changed resolution: bounds from here on are in the new size's pixels.
-                pictureSize = (frame.width, frame.height)
-                try eventLog?.resized(frameIndex: frame.index, time: frame.time, width: frame.width,
-                                      height: frame.height)
-            }
-            try reportReconnections(upTo: frame)
-            for presenter in presenters {
-                try presenter.processed(frame, items: allItems)
-            }
-        } catch {
-            recordOutputError(error, scanner: dataScanner)
-        }
-    }
-
-    /// `--reconnect`: each reopening of the source whose first frame is `frame` or earlier, once: a line in the
-    /// event log and, unless `-q` or the listing has the terminal, a note on stderr.
-    private func reportReconnections(upTo frame: Frame) throws {
-        guard let reconnections = scannedSource?.reconnections, reconnectionsReported < reconnections.count else {
-            return
-        }
-        for reconnection in reconnections[reconnectionsReported...] where reconnection.firstFrameIndex <= frame.index {
-            reconnectionsReported += 1
-            try eventLog?.reconnected(frameIndex: frame.index, time: frame.time, outage: reconnection.outage,
-                                      reason: reconnection.reason)
-            if !options.quiet && !showsListing {
-                let name = TerminalSafeText.escape(scannedSource?.info.name ?? "")
-                let outage = String(format: "%.1f", reconnection.outage)
-                // On a terminal the progress line may stand where this goes: erase it first; it is drawn again.
-                let erase = ProgressLine.isWanted ? "\r\u{1B}[K" : ""
-                Diagnostics.printError(erase + "Note: \(name): reconnected after \(outage) s without frames ("
-                    + TerminalSafeText.escape(reconnection.reason) + ")")
-            }
-        }
-    }
-
-    func dataScanner(_ dataScanner: DataScanner, didChangeGuidance guidance: ScanGuidance?) {
-        presenters.forEach { $0.guidanceChanged(guidance) }
-    }
-
-    func dataScanner(_ dataScanner: DataScanner, didFinish outcome: ScanOutcome) {
-        presenters.forEach { $0.finished(outcome) }
-        do {
-            try eventLog?.finish(outcome)
-        } catch {
-            recordOutputError(error, scanner: dataScanner)
         }
     }
 }
