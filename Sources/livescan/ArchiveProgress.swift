@@ -17,7 +17,7 @@ final class ArchiveProgress {
     /// The line last drawn: it is drawn again only when it changed (or was erased), not at every tick.
     private var lastLine = ""
 
-    init(total: Int, skipped: Int, jobs: Int, quiet: Bool, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+    init(total: Int, skipped: Int, jobs: Int, quiet: Bool, isTerminal: Bool = Terminal.isStandardErrorInteractive) {
         self.total = total
         self.skipped = skipped
         self.isTerminal = isTerminal

@@ -37,10 +37,7 @@ enum ArchiveReportCommand {
         do {
             switch format {
             case .table:
-                let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
-                    .flatMap { $0 > 0 ? $0 : nil }
-                try standardOutput.write(text: ArchiveReportTable.render(
-                    report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
+                try standardOutput.write(text: ArchiveReportTable.render(report, width: ReportTable.outputWidth))
             case .csv:
                 try standardOutput.write(text: ArchiveReportCSV.render(report, terminalSafe: Terminal.isInteractive))
             case .json:

@@ -17,7 +17,7 @@ final class ProgressLine: ScanPresenter {
         total = source.frameCount
     }
 
-    static var isWanted: Bool { isatty(STDERR_FILENO) == 1 }
+    static var isWanted: Bool { Terminal.isStandardErrorInteractive }
 
     func changed(_ changes: ScanChanges) throws {
         let printsSomething = !(changes.added.isEmpty && changes.updated.isEmpty && changes.removed.isEmpty)

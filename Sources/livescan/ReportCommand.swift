@@ -83,11 +83,7 @@ enum ReportCommand {
         let standardOutput = LineOutput(descriptor: STDOUT_FILENO, name: "standard output")
         switch format {
         case .table:
-            // COLUMNS first (scripts set it), then the terminal's own width, then 100 for pipes.
-            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
-                .flatMap { $0 > 0 ? $0 : nil }
-            try standardOutput.write(text: ReportTable.render(
-                report, width: columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)))
+            try standardOutput.write(text: ReportTable.render(report, width: ReportTable.outputWidth))
         case .csv:
             try standardOutput.write(text: ReportCSV.render(report, terminalSafe: Terminal.isInteractive))
             // CSV is data: the notes that the table prints below itself go to stderr, out of the data's way.
@@ -139,6 +135,13 @@ enum ReportTable {
     static let valueColumn = 2
     /// Below this the value column stays this wide and the table overflows a very narrow terminal.
     static let narrowestValue = 8
+
+    /// The width a report table is laid out in on standard output: COLUMNS first (scripts set it), then the
+    /// terminal's own width, then 100 for pipes.
+    static var outputWidth: Int {
+        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        return columns ?? (Terminal.isInteractive ? Terminal.size.width : 100)
+    }
 
     static func render(_ report: EventLogReport, width: Int) -> String {
         let rows = report.items.map { item in

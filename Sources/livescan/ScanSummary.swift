@@ -11,7 +11,7 @@ struct ScanSummary {
     private(set) var images = 0
     private(set) var frames = 0
 
-    static var isWanted: Bool { isatty(STDERR_FILENO) == 1 }
+    static var isWanted: Bool { Terminal.isStandardErrorInteractive }
 
     /// Counts the items `changes` adds.
     mutating func count(_ changes: ScanChanges) {

@@ -20,6 +20,8 @@ final class Terminal: @unchecked Sendable {
     }
 
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Whether standard error is a terminal, where a person reads progress and closing lines.
+    static var isStandardErrorInteractive: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Whether standard output is a terminal that can show the full-screen listing: `TERM=dumb` cannot move
     /// its cursor, and gets lines.

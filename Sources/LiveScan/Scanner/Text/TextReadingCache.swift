@@ -73,15 +73,13 @@ struct TextReadingCache: Sendable {
         let joined = regions.map(joinsLines)
         let matches = rememberedLines(of: regions, except: joined)
         // Where each line found again in this frame is now, whole: a region left over inside one is a piece of it.
-        let linesNow = zip(regions, matches).compactMap { region, match in
-            match.map { index in
-                Self.line(entries[index].line, from: entries[index].region, to: region)
-            }
+        let lineNow = zip(regions, matches).map { region, match in
+            match.map { Self.line(entries[$0].line, from: entries[$0].region, to: region) }
         }
-        for ((region, match), joinsLines) in zip(zip(regions, matches), joined) {
-            if let index = match {
+        let linesNow = lineNow.compactMap { $0 }
+        for (position, region) in regions.enumerated() {
+            if let index = matches[position], let lineNow = lineNow[position] {
                 var entry = entries[index]
-                let lineNow = Self.line(entry.line, from: entry.region, to: region)
                 let moved = (dx: lineNow.center.x - entry.line.center.x, dy: lineNow.center.y - entry.line.center.y)
                 entry.line = lineNow
                 // The pixels a line was read in are looked for again only while it stands there (its region up to
@@ -159,7 +157,7 @@ struct TextReadingCache: Sendable {
                     }
                 }
                 entries[index] = entry
-            } else if !joinsLines,
+            } else if !joined[position],
                       !linesNow.contains(where: { region.share(coveredBy: $0) >= SameItem.withinShare })
             {
                 // A line found whole in an earlier frame and in pieces in this one (the locator split it at a word
