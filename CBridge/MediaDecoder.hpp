@@ -123,6 +123,12 @@ private:
     /// The input cannot go on (av_read_frame's `error`, or the deadline passed): notes why, for read() to throw
     /// once the decoder has handed out the frames it still holds, and starts that drain.
     void drainAfterInputFailure(int error);
+    /// The frame the decoder just handed out, as an image, with its media time in `seconds` (when not null).
+    CB_Image *takeFrame(double *seconds);
+    /// Reads the input's next packet and sends it to the decoder when it is the video stream's; starts the drain
+    /// at the input's end or when a read fails. `failedReads` and `refusalsInARow` are read()'s counts for this
+    /// frame: damaged samples passed over, and packets the decoder refused, in a row.
+    void sendNextPacket(int &failedReads, int &refusalsInARow);
     CB_Image *imageFrom(const AVFrame *frame);
     cv::Mat bgrFrom(const AVFrame *frame);
 

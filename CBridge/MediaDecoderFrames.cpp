@@ -56,19 +56,7 @@ CB_Image *MediaDecoder::read(double *seconds) {
             checkPixels(static_cast<int>(oversizedWidth_), static_cast<int>(oversizedHeight_));
         }
         if (status == 0) {
-            const AVStream *stream = format_->streams[streamIndex_];
-            if (seconds != nullptr) {
-                // OpenCV's CAP_PROP_POS_MSEC: media time from the stream's first timestamp, 0 when there is none.
-                const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
-                const int64_t timestamp = frame_->best_effort_timestamp;
-                *seconds = timestamp != AV_NOPTS_VALUE
-                               ? static_cast<double>(timestamp - start) * toDouble(stream->time_base)
-                               : 0.0;
-            }
-            CB_Image *image = imageFrom(frame_.get());
-            av_frame_unref(frame_.get());
-            ++framesRead_;
-            return image;
+            return takeFrame(seconds);
         }
         if (status == AVERROR_EOF || (draining_ && status == AVERROR(EAGAIN))) {
             ended_ = true;
@@ -95,46 +83,66 @@ CB_Image *MediaDecoder::read(double *seconds) {
             drainAfterInputFailure(AVERROR_EXIT);
             continue;
         }
-        status = av_read_frame(format_.get(), packet_.get());
-        if (status == AVERROR(EAGAIN)) {
-            continue;
-        }
-        if (status == AVERROR_INVALIDDATA && ++failedReads < maxFailedReadsInARow) {
-            continue;  // a damaged or missing sample: the demuxer moves on to the next one
-        }
-        if (status < 0) {
-            // The end of the input (a file cut short ends here too: every sample past the cut fails, and the caller
-            // compares the frames with those the container announced), or a read that failed: either way the
-            // decoder hands out what it still holds first. A demuxer may say end of file for a failed read, but
-            // the byte reader keeps the failure (avio marks an error as an end too, so its end alone proves nothing).
-            const int inputError = format_->pb != nullptr ? format_->pb->error : 0;
-            if (inputError < 0) {
-                drainAfterInputFailure(inputError);
-            } else if (status == AVERROR_EOF || status == AVERROR_INVALIDDATA ||
-                       (format_->pb != nullptr && avio_feof(format_->pb))) {
-                draining_ = true;
-                avcodec_send_packet(context, nullptr);
-            } else {
-                drainAfterInputFailure(status);
-            }
-            continue;
-        }
-        failedReads = 0;
-        if (packet_->stream_index == streamIndex_) {
-            if ((packet_->flags & AV_PKT_FLAG_DISCARD) == 0) {
-                ++packetsSent_;
-            }
-            // One whose picture was over the limit is refused by allocatePicture: the next turn of the loop throws.
-            status = avcodec_send_packet(context, packet_.get());
-            if (status < 0 && status != AVERROR(EAGAIN) && status != AVERROR_EOF) {
-                // Decoding it failed (its data damaged): the packet is used up, the decoder goes on with the next.
-                ++refusedPackets_;
-            } else {
-                refusalsInARow = 0;
-            }
-        }
-        av_packet_unref(packet_.get());
+        sendNextPacket(failedReads, refusalsInARow);
     }
+}
+
+CB_Image *MediaDecoder::takeFrame(double *seconds) {
+    if (seconds != nullptr) {
+        // OpenCV's CAP_PROP_POS_MSEC: media time from the stream's first timestamp, 0 when there is none.
+        const AVStream *stream = format_->streams[streamIndex_];
+        const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+        const int64_t timestamp = frame_->best_effort_timestamp;
+        *seconds =
+            timestamp != AV_NOPTS_VALUE ? static_cast<double>(timestamp - start) * toDouble(stream->time_base) : 0.0;
+    }
+    CB_Image *image = imageFrom(frame_.get());
+    av_frame_unref(frame_.get());
+    ++framesRead_;
+    return image;
+}
+
+void MediaDecoder::sendNextPacket(int &failedReads, int &refusalsInARow) {
+    AVCodecContext *context = codec_.get();
+    int status = av_read_frame(format_.get(), packet_.get());
+    if (status == AVERROR(EAGAIN)) {
+        return;
+    }
+    if (status == AVERROR_INVALIDDATA && ++failedReads < maxFailedReadsInARow) {
+        return;  // a damaged or missing sample: the demuxer moves on to the next one
+    }
+    if (status < 0) {
+        // The end of the input (a file cut short ends here too: every sample past the cut fails, and the caller
+        // compares the frames with those the container announced), or a read that failed: either way the
+        // decoder hands out what it still holds first. A demuxer may say end of file for a failed read, but
+        // the byte reader keeps the failure (avio marks an error as an end too, so its end alone proves nothing).
+        const int inputError = format_->pb != nullptr ? format_->pb->error : 0;
+        if (inputError < 0) {
+            drainAfterInputFailure(inputError);
+        } else if (status == AVERROR_EOF || status == AVERROR_INVALIDDATA ||
+                   (format_->pb != nullptr && avio_feof(format_->pb))) {
+            draining_ = true;
+            avcodec_send_packet(context, nullptr);
+        } else {
+            drainAfterInputFailure(status);
+        }
+        return;
+    }
+    failedReads = 0;
+    if (packet_->stream_index == streamIndex_) {
+        if ((packet_->flags & AV_PKT_FLAG_DISCARD) == 0) {
+            ++packetsSent_;
+        }
+        // One whose picture was over the limit is refused by allocatePicture: the next turn of the loop throws.
+        status = avcodec_send_packet(context, packet_.get());
+        if (status < 0 && status != AVERROR(EAGAIN) && status != AVERROR_EOF) {
+            // Decoding it failed (its data damaged): the packet is used up, the decoder goes on with the next.
+            ++refusedPackets_;
+        } else {
+            refusalsInARow = 0;
+        }
+    }
+    av_packet_unref(packet_.get());
 }
 
 int64_t MediaDecoder::undecodableFrames() const {

@@ -77,6 +77,58 @@ extern "C" CB_Status CB_Image_copy_patch(const CB_Image *image, CB_Rect rect, CB
 
 namespace {
 
+/// A patch's sum and sum of squares, exact: a row's sums fit 32 bits, a patch's need 64.
+struct PixelMoments {
+    uint64_t sum = 0;
+    uint64_t squares = 0;
+};
+
+PixelMoments momentsOf(const cv::Mat &patch) {
+    PixelMoments moments;
+    for (int row = 0; row < patch.rows; ++row) {
+        const uint8_t *pixels = patch.ptr<uint8_t>(row);
+        uint32_t sum = 0;
+        for (int x = 0; x < patch.cols; ++x) {
+            sum += pixels[x];
+        }
+        moments.sum += sum;
+        moments.squares += dotProduct(pixels, pixels, patch.cols);
+    }
+    return moments;
+}
+
+/// Per haystack row, its sums and sums of squares over `width` pixels at each of the `across` horizontal positions
+/// (the first summed, the others slid along), row after row: the first half of each window's sums.
+struct RowWindows {
+    int across;
+    std::vector<uint64_t> sums;
+    std::vector<uint64_t> squares;
+};
+
+RowWindows rowWindows(const cv::Mat &haystack, int width) {
+    const int across = haystack.cols - width + 1;
+    RowWindows windows{across, std::vector<uint64_t>(static_cast<size_t>(haystack.rows) * across), {}};
+    windows.squares.resize(windows.sums.size());
+    for (int row = 0; row < haystack.rows; ++row) {
+        const uint8_t *pixels = haystack.ptr<uint8_t>(row);
+        uint64_t sum = 0;
+        for (int x = 0; x < width; ++x) {
+            sum += pixels[x];
+        }
+        uint64_t squares = dotProduct(pixels, pixels, width);
+        for (int x = 0; x < across; ++x) {
+            if (x > 0) {
+                const uint64_t leaving = pixels[x - 1], entering = pixels[x + width - 1];
+                sum = sum + entering - leaving;
+                squares = squares + entering * entering - leaving * leaving;
+            }
+            windows.sums[static_cast<size_t>(row) * across + x] = sum;
+            windows.squares[static_cast<size_t>(row) * across + x] = squares;
+        }
+    }
+    return windows;
+}
+
 /// Normalised cross-correlation (as TM_CCOEFF_NORMED) of `needle` at every corner position in `haystack`,
 /// computed directly, where that is cheaper than cv::matchTemplate (`directIsCheaper`): its Fourier transform of the
 /// whole patch costs 0.5 ms at 160 x 160 pixels, whatever the number of positions. The sums are exact: each window's
@@ -88,45 +140,19 @@ namespace {
 cv::Mat directScores(const cv::Mat &haystack, const cv::Mat &needle) {
     CV_Assert(haystack.type() == CV_8UC1 && needle.type() == CV_8UC1);
     const double count = static_cast<double>(needle.total());
-    // A row's sums fit 32 bits; a patch's need 64.
-    uint64_t needleSum = 0, needleSquares = 0;
-    for (int row = 0; row < needle.rows; ++row) {
-        const uint8_t *pixels = needle.ptr<uint8_t>(row);
-        uint32_t sum = 0;
-        for (int x = 0; x < needle.cols; ++x) {
-            sum += pixels[x];
-        }
-        needleSum += sum;
-        needleSquares += dotProduct(pixels, pixels, needle.cols);
-    }
-    const double needleVariance =
-        static_cast<double>(needleSquares) - static_cast<double>(needleSum) * static_cast<double>(needleSum) / count;
+    const PixelMoments needleMoments = momentsOf(needle);
+    const uint64_t needleSum = needleMoments.sum;
+    const double needleVariance = static_cast<double>(needleMoments.squares) -
+                                  static_cast<double>(needleSum) * static_cast<double>(needleSum) / count;
     if (needleVariance <= 0) {
         return {};
     }
-    // Each window's sum and sum of squares, exact: per haystack row, its sums over the needle's width at each
-    // horizontal position (the first summed, the others slid along), then those summed over the needle's height at
-    // each vertical position (slid down likewise): only the windows searched, not the haystack's every pixel.
-    const int across = haystack.cols - needle.cols + 1, down = haystack.rows - needle.rows + 1;
-    std::vector<uint64_t> rowSums(static_cast<size_t>(haystack.rows) * across);
-    std::vector<uint64_t> rowSquares(rowSums.size());
-    for (int row = 0; row < haystack.rows; ++row) {
-        const uint8_t *pixels = haystack.ptr<uint8_t>(row);
-        uint64_t sum = 0;
-        for (int x = 0; x < needle.cols; ++x) {
-            sum += pixels[x];
-        }
-        uint64_t squares = dotProduct(pixels, pixels, needle.cols);
-        for (int x = 0; x < across; ++x) {
-            if (x > 0) {
-                const uint64_t leaving = pixels[x - 1], entering = pixels[x + needle.cols - 1];
-                sum = sum + entering - leaving;
-                squares = squares + entering * entering - leaving * leaving;
-            }
-            rowSums[static_cast<size_t>(row) * across + x] = sum;
-            rowSquares[static_cast<size_t>(row) * across + x] = squares;
-        }
-    }
+    // Each window's sum and sum of squares, exact: its rows' sums over the needle's width (rowWindows), summed over
+    // the needle's height at each vertical position (slid down likewise): only the windows searched, not the
+    // haystack's every pixel.
+    const RowWindows windows = rowWindows(haystack, needle.cols);
+    const int across = windows.across, down = haystack.rows - needle.rows + 1;
+    const std::vector<uint64_t> &rowSums = windows.sums, &rowSquares = windows.squares;
     cv::Mat scores(down, across, CV_32F);
     for (int x = 0; x < across; ++x) {
         uint64_t sum = 0, squares = 0;

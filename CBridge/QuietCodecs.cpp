@@ -71,71 +71,107 @@ struct Slot {
     void *replacement;
 };
 
-/// Points every relocation slot of the loaded object `object` whose symbol is one of `slots` at its replacement.
-/// Slots under RELRO (read-only once loaded, as with -z now) are made writable for the write and read-only again.
-void patchObject(const dl_phdr_info &object, const Slot *slots, size_t slotCount) {
+/// Where a loaded object's dynamic section is, and its RELRO range (read-only once loaded, as with -z now).
+struct ObjectSegments {
     const ElfW(Dyn) *dynamic = nullptr;
-    uintptr_t relroStart = 0, relroEnd = 0;
+    uintptr_t relroStart = 0;
+    uintptr_t relroEnd = 0;
+};
+
+ObjectSegments segmentsOf(const dl_phdr_info &object) {
+    ObjectSegments segments;
     for (int index = 0; index < object.dlpi_phnum; ++index) {
         const ElfW(Phdr) &header = object.dlpi_phdr[index];
         if (header.p_type == PT_DYNAMIC) {
-            dynamic = reinterpret_cast<const ElfW(Dyn) *>(object.dlpi_addr + header.p_vaddr);
+            segments.dynamic = reinterpret_cast<const ElfW(Dyn) *>(object.dlpi_addr + header.p_vaddr);
         } else if (header.p_type == PT_GNU_RELRO) {
-            relroStart = object.dlpi_addr + header.p_vaddr;
-            relroEnd = relroStart + header.p_memsz;
+            segments.relroStart = object.dlpi_addr + header.p_vaddr;
+            segments.relroEnd = segments.relroStart + header.p_memsz;
         }
     }
-    if (dynamic == nullptr) {
-        return;
-    }
-    // glibc's loader relocates these addresses in place; an unrelocated (smaller than the base) one is an offset.
-    auto address = [&](ElfW(Addr) value) { return value < object.dlpi_addr ? value + object.dlpi_addr : value; };
+    return segments;
+}
+
+/// A loaded object's symbol names and its two relocation tables (the PLT's and the others), as its dynamic section
+/// gives them.
+struct RelocationTables {
     const char *strings = nullptr;
     const ElfW(Sym) *symbols = nullptr;
     const ElfW(Rela) * tables[2] = {nullptr, nullptr};
     size_t sizes[2] = {0, 0};
+};
+
+RelocationTables tablesOf(const dl_phdr_info &object, const ElfW(Dyn) * dynamic) {
+    // glibc's loader relocates these addresses in place; an unrelocated (smaller than the base) one is an offset.
+    auto address = [&](ElfW(Addr) value) { return value < object.dlpi_addr ? value + object.dlpi_addr : value; };
+    RelocationTables found;
     for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; ++entry) {
         switch (entry->d_tag) {
-        case DT_STRTAB: strings = reinterpret_cast<const char *>(address(entry->d_un.d_ptr)); break;
-        case DT_SYMTAB: symbols = reinterpret_cast<const ElfW(Sym) *>(address(entry->d_un.d_ptr)); break;
-        case DT_JMPREL: tables[0] = reinterpret_cast<const ElfW(Rela) *>(address(entry->d_un.d_ptr)); break;
-        case DT_PLTRELSZ: sizes[0] = entry->d_un.d_val; break;
-        case DT_RELA: tables[1] = reinterpret_cast<const ElfW(Rela) *>(address(entry->d_un.d_ptr)); break;
-        case DT_RELASZ: sizes[1] = entry->d_un.d_val; break;
+        case DT_STRTAB: found.strings = reinterpret_cast<const char *>(address(entry->d_un.d_ptr)); break;
+        case DT_SYMTAB: found.symbols = reinterpret_cast<const ElfW(Sym) *>(address(entry->d_un.d_ptr)); break;
+        case DT_JMPREL: found.tables[0] = reinterpret_cast<const ElfW(Rela) *>(address(entry->d_un.d_ptr)); break;
+        case DT_PLTRELSZ: found.sizes[0] = entry->d_un.d_val; break;
+        case DT_RELA: found.tables[1] = reinterpret_cast<const ElfW(Rela) *>(address(entry->d_un.d_ptr)); break;
+        case DT_RELASZ: found.sizes[1] = entry->d_un.d_val; break;
         default: break;
         }
     }
-    if (strings == nullptr || symbols == nullptr) {
+    return found;
+}
+
+/// Whether `relocation` fills a slot with a function's or a datum's address (a jump slot or a global): the only
+/// kinds patched.
+bool isAddressSlot(const ElfW(Rela) & relocation) {
+#if defined(__x86_64__)
+    const auto type = ELF64_R_TYPE(relocation.r_info);
+    return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT;
+#elif defined(__aarch64__)
+    const auto type = ELF64_R_TYPE(relocation.r_info);
+    return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT;
+#else
+    (void)relocation;
+    return false;  // no other architecture is built; leave the libraries' lines rather than guess a layout
+#endif
+}
+
+/// Writes `replacement` into the slot `target`; one under RELRO is made writable for the write and read-only again
+/// (left as it is when that is refused).
+void storeInSlot(void **target, void *replacement, const ObjectSegments &segments) {
+    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const uintptr_t at = reinterpret_cast<uintptr_t>(target);
+    const bool readOnly = at >= segments.relroStart && at < segments.relroEnd;
+    void *pageStart = reinterpret_cast<void *>(at & ~(page - 1));
+    if (readOnly && ::mprotect(pageStart, page, PROT_READ | PROT_WRITE) != 0) {
         return;
     }
-    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    __atomic_store_n(target, replacement, __ATOMIC_RELEASE);
+    if (readOnly) {
+        ::mprotect(pageStart, page, PROT_READ);
+    }
+}
+
+/// Points every relocation slot of the loaded object `object` whose symbol is one of `slots` at its replacement.
+void patchObject(const dl_phdr_info &object, const Slot *slots, size_t slotCount) {
+    const ObjectSegments segments = segmentsOf(object);
+    if (segments.dynamic == nullptr) {
+        return;
+    }
+    const RelocationTables found = tablesOf(object, segments.dynamic);
+    if (found.strings == nullptr || found.symbols == nullptr) {
+        return;
+    }
     for (int table = 0; table < 2; ++table) {
-        for (size_t index = 0; tables[table] != nullptr && index < sizes[table] / sizeof(ElfW(Rela)); ++index) {
-            const ElfW(Rela) &relocation = tables[table][index];
-#if defined(__x86_64__)
-            const auto type = ELF64_R_TYPE(relocation.r_info);
-            if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
-#elif defined(__aarch64__)
-            const auto type = ELF64_R_TYPE(relocation.r_info);
-            if (type != R_AARCH64_JUMP_SLOT && type != R_AARCH64_GLOB_DAT) continue;
-#else
-            return;  // no other architecture is built; leave the libraries' lines rather than guess a layout
-#endif
-            const char *name = strings + symbols[ELF64_R_SYM(relocation.r_info)].st_name;
+        for (size_t index = 0; found.tables[table] != nullptr && index < found.sizes[table] / sizeof(ElfW(Rela));
+             ++index) {
+            const ElfW(Rela) &relocation = found.tables[table][index];
+            if (!isAddressSlot(relocation)) {
+                continue;
+            }
+            const char *name = found.strings + found.symbols[ELF64_R_SYM(relocation.r_info)].st_name;
             for (size_t slot = 0; slot < slotCount; ++slot) {
-                if (std::strcmp(name, slots[slot].symbol) != 0) {
-                    continue;
-                }
-                auto *target = reinterpret_cast<void **>(object.dlpi_addr + relocation.r_offset);
-                const uintptr_t at = reinterpret_cast<uintptr_t>(target);
-                const bool readOnly = at >= relroStart && at < relroEnd;
-                void *pageStart = reinterpret_cast<void *>(at & ~(page - 1));
-                if (readOnly && ::mprotect(pageStart, page, PROT_READ | PROT_WRITE) != 0) {
-                    continue;
-                }
-                __atomic_store_n(target, slots[slot].replacement, __ATOMIC_RELEASE);
-                if (readOnly) {
-                    ::mprotect(pageStart, page, PROT_READ);
+                if (std::strcmp(name, slots[slot].symbol) == 0) {
+                    storeInSlot(reinterpret_cast<void **>(object.dlpi_addr + relocation.r_offset),
+                                slots[slot].replacement, segments);
                 }
             }
         }

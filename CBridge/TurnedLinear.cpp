@@ -159,73 +159,108 @@ UprightCut cutUpright(const cv::Mat &gray, cv::Point2d centre, cv::Point2d lengt
     return {warpedUpright(gray, place.toImage, place.size), place.toImage};
 }
 
-void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, double scale, BarcodeList &barcodes) {
-    const int formats = wanted & linearFormats;
-    if (formats == 0) {
-        return;
-    }
-    // Quads in the list are in `gray`'s pixels times `scale`.
-    std::vector<CB_Quad> known;
-    const auto remember = [&](CB_Quad quad) {
-        for (int corner = 0; corner < 4; ++corner) {
-            quad.x[corner] = static_cast<float>(quad.x[corner] / scale);
-            quad.y[corner] = static_cast<float>(quad.y[corner] / scale);
-        }
-        known.push_back(quad);
-    };
-    for (const auto &quad : barcodes.quads()) {
-        remember(quad);
-    }
-    ZXing::ReaderOptions options = readerOptions(formats, true, false, tryInvert);
-    // Reads the cut `place`, appending what it reads; how many.
-    const auto readCut = [&](const UprightPlace &place, int confirmed) {
-        const cv::Mat upright = warpedUpright(gray, place.toImage, place.size);
-        int read = 0;
-        for (auto result : readBarcodes(upright, options)) {
-            if (!result.isValid() || (formatFlag(result) & formats) == 0 ||
-                ((formatFlag(result) & confirmed) != 0 && !readsOnBothHalves(upright, result, options))) {
-                continue;
-            }
-            if (auto withAddOn = readAddOn(upright, result, options, true)) {
-                result = std::move(withAddOn->first);
-            }
-            CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
-            for (int corner = 0; corner < 4; ++corner) {
-                const cv::Point2d point = place.toImage * cv::Vec3d(quad.x[corner], quad.y[corner], 1);
-                quad.x[corner] = static_cast<float>(point.x * scale);
-                quad.y[corner] = static_cast<float>(point.y * scale);
-            }
-            barcodes.append(result, 1, &quad);
+namespace {
+
+/// One read's turned linear codes: each candidate not in a code already read is cut upright and read, what it
+/// reads appended to the list and remembered, so that a later candidate lying in it is passed over.
+class TurnedCodeReader {
+public:
+    TurnedCodeReader(const cv::Mat &gray, int formats, bool tryInvert, double scale, BarcodeList &barcodes)
+        : gray_(gray),
+          formats_(formats),
+          scale_(scale),
+          options_(readerOptions(formats, true, false, tryInvert)),
+          barcodes_(barcodes) {
+        for (const auto &quad : barcodes.quads()) {
             remember(quad);
-            ++read;
         }
-        return read;
-    };
-    for (const Candidate &candidate : turned::locate(gray)) {
-        // A code decoded in this read already: the candidate is that code (its bars, a linear code's scan line in
-        // it), or lies in it (a run of a 2-D code's modules).
-        if (std::any_of(known.begin(), known.end(), [&](const CB_Quad &quad) {
-                return contains(candidate, centreOf(quad)) || quadContains(quad, candidate.centre);
-            })) {
-            continue;
+    }
+
+    void read(const Candidate &candidate) {
+        if (isKnown(candidate)) {
+            return;
         }
         const auto cut = [&](double minEnlarge) {
             return placeUpright(candidate.centre, candidate.across, candidate.length, candidate.height, 2.0 * cellSize,
                                 8, minEnlarge);
         };
         const UprightPlace place = cut(1);
-        const int edges = mostEdgesAcross(gray, place);
+        const int edges = mostEdgesAcross(gray_, place);
         if (edges < minEdgesAcross) {
-            continue;
+            return;
         }
         if (readCut(place, unconfirmedFormats) != 0) {
-            continue;
+            return;
         }
         // Bars and spaces narrower than minRunPixels: read again enlarged to that, every read confirmed.
         const double run = candidate.length / edges;  // a bar's or space's mean width, in gray's pixels
         if (run < minRunPixels) {
-            readCut(cut(minRunPixels / run), formats);
+            readCut(cut(minRunPixels / run), formats_);
         }
+    }
+
+private:
+    /// Keeps `quad` (in the list's pixels: gray's times scale_) in gray's pixels.
+    void remember(CB_Quad quad) {
+        for (int corner = 0; corner < 4; ++corner) {
+            quad.x[corner] = static_cast<float>(quad.x[corner] / scale_);
+            quad.y[corner] = static_cast<float>(quad.y[corner] / scale_);
+        }
+        known_.push_back(quad);
+    }
+
+    /// A code decoded in this read already: the candidate is that code (its bars, a linear code's scan line in
+    /// it), or lies in it (a run of a 2-D code's modules).
+    bool isKnown(const Candidate &candidate) const {
+        return std::any_of(known_.begin(), known_.end(), [&](const CB_Quad &quad) {
+            return contains(candidate, centreOf(quad)) || quadContains(quad, candidate.centre);
+        });
+    }
+
+    /// Reads the cut `place`, appending what it reads (reads of the `confirmed` formats only when they read on both
+    /// halves of the bars); how many.
+    int readCut(const UprightPlace &place, int confirmed) {
+        const cv::Mat upright = warpedUpright(gray_, place.toImage, place.size);
+        int read = 0;
+        for (auto result : readBarcodes(upright, options_)) {
+            if (!result.isValid() || (formatFlag(result) & formats_) == 0 ||
+                ((formatFlag(result) & confirmed) != 0 && !readsOnBothHalves(upright, result, options_))) {
+                continue;
+            }
+            if (auto withAddOn = readAddOn(upright, result, options_, true)) {
+                result = std::move(withAddOn->first);
+            }
+            CB_Quad quad = quadOf(result.position(), {0, 0}, 1);
+            for (int corner = 0; corner < 4; ++corner) {
+                const cv::Point2d point = place.toImage * cv::Vec3d(quad.x[corner], quad.y[corner], 1);
+                quad.x[corner] = static_cast<float>(point.x * scale_);
+                quad.y[corner] = static_cast<float>(point.y * scale_);
+            }
+            barcodes_.append(result, 1, &quad);
+            remember(quad);
+            ++read;
+        }
+        return read;
+    }
+
+    const cv::Mat &gray_;
+    const int formats_;
+    const double scale_;
+    const ZXing::ReaderOptions options_;
+    BarcodeList &barcodes_;
+    std::vector<CB_Quad> known_;
+};
+
+}  // namespace
+
+void readTurnedLinearCodes(const cv::Mat &gray, int wanted, bool tryInvert, double scale, BarcodeList &barcodes) {
+    const int formats = wanted & linearFormats;
+    if (formats == 0) {
+        return;
+    }
+    TurnedCodeReader reader(gray, formats, tryInvert, scale, barcodes);
+    for (const Candidate &candidate : turned::locate(gray)) {
+        reader.read(candidate);
     }
 }
 

@@ -103,6 +103,46 @@ int reflect101(int index, int size) {
     return index < 0 ? -index : index >= size ? 2 * size - 2 - index : index;
 }
 
+/// Rows of `small` (a part of an image, or the whole) `width` pixels wide, each with its neighbour on both sides,
+/// read from the whole image, mirrored at that image's edges as BORDER_REFLECT_101: what a 3x3 Sobel sees.
+class PaddedRows {
+public:
+    PaddedRows(const cv::Mat &small, int width) : small_(small), width_(width) { small.locateROI(whole_, offset_); }
+
+    /// Row `y` of `small` (-1 and its height included) into `padded` (width + 2 long): padded[1 + x] is column x.
+    void load(int y, std::vector<int16_t> &padded) const {
+        const int wholeY = reflect101(offset_.y + y, whole_.height);
+        const uint8_t *pixels =
+            small_.ptr<uint8_t>(0) + static_cast<ptrdiff_t>(wholeY - offset_.y) * static_cast<ptrdiff_t>(small_.step);
+        for (int x = 0; x < width_; ++x) {
+            padded[1 + x] = pixels[x];
+        }
+        const uint8_t *origin = pixels - offset_.x;  // column 0 of the whole image
+        padded[0] = origin[reflect101(offset_.x - 1, whole_.width)];
+        padded[1 + width_] = origin[reflect101(offset_.x + width_, whole_.width)];
+    }
+
+private:
+    const cv::Mat &small_;
+    const int width_;
+    cv::Size whole_;
+    cv::Point offset_;
+};
+
+/// Adds the squares and product of the 3x3 Sobel gradients of the middle row `m` (between `a` above and `b` below,
+/// each padded by a pixel on both sides) to `xx`, `yy` and `xy`, column by column.
+void addGradientProducts(const int16_t *a, const int16_t *m, const int16_t *b, int width, int32_t *xx, int32_t *yy,
+                         int32_t *xy) {
+    for (int x = 0; x < width; ++x) {
+        // 16 bits, as the compiler vectorises best (at 32, it lost to cv::Sobel on a whole frame)
+        const auto dx = static_cast<int16_t>((a[x + 2] - a[x]) + 2 * (m[x + 2] - m[x]) + (b[x + 2] - b[x]));
+        const auto dy = static_cast<int16_t>((b[x] + 2 * b[x + 1] + b[x + 2]) - (a[x] + 2 * a[x + 1] + a[x + 2]));
+        xx[x] += int32_t{dx} * dx;
+        yy[x] += int32_t{dy} * dy;
+        xy[x] += int32_t{dx} * dy;
+    }
+}
+
 /// The structure tensor of `small`'s gradients, averaged over `columns` x `rows` cells of cellSize pixels.
 CellTensor cellTensor(const cv::Mat &small, int columns, int rows) {
     // A 3x3 Sobel's gradients (as cv::Sobel to 16 bits: the pixels beyond the cells are `small`'s, or those of the
@@ -114,25 +154,11 @@ CellTensor cellTensor(const cv::Mat &small, int columns, int rows) {
     // the small regions a video's change-gated reads ask for (1-minute 720p barcodes-only scan: ~12,000 calls, about
     // 150 ms of CPU in perf samples). One thread: a 48 px square 16 -> 3 us, 100 px 28 -> 9 us, 640 x 360 291 -> 207
     // us.
-    cv::Size whole;
-    cv::Point offset;
-    small.locateROI(whole, offset);
     const int width = columns * cellSize;
-    const auto wholeRow = [&](int y) {  // row y of the cells (-1 and rows * cellSize included), in the whole image
-        const int wholeY = reflect101(offset.y + y, whole.height);
-        return small.ptr<uint8_t>(0) + static_cast<ptrdiff_t>(wholeY - offset.y) * static_cast<ptrdiff_t>(small.step);
-    };
+    const PaddedRows rowsOf(small, width);
     // Each of the three rows with its neighbours on both sides: padded[1 + x] is column x.
     std::vector<int16_t> above(width + 2), middle(width + 2), below(width + 2);
-    const auto load = [&](int y, std::vector<int16_t> &padded) {
-        const uint8_t *pixels = wholeRow(y);
-        for (int x = 0; x < width; ++x) {
-            padded[1 + x] = pixels[x];
-        }
-        const uint8_t *origin = pixels - offset.x;  // column 0 of the whole image
-        padded[0] = origin[reflect101(offset.x - 1, whole.width)];
-        padded[1 + width] = origin[reflect101(offset.x + width, whole.width)];
-    };
+    const auto load = [&](int y, std::vector<int16_t> &padded) { rowsOf.load(y, padded); };
     CellTensor tensor{cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_32F), cv::Mat(rows, columns, CV_32F)};
     std::vector<int32_t> xx(width), yy(width), xy(width);  // per pixel column, over one row of cells
     constexpr float perPixel = 1.0f / (cellSize * cellSize);
@@ -144,16 +170,7 @@ CellTensor cellTensor(const cv::Mat &small, int columns, int rows) {
         std::fill(xy.begin(), xy.end(), 0);
         for (int y = row * cellSize; y < (row + 1) * cellSize; ++y) {
             load(y + 1, below);
-            const int16_t *a = above.data(), *m = middle.data(), *b = below.data();
-            for (int x = 0; x < width; ++x) {
-                // 16 bits, as the compiler vectorises best (at 32, it lost to cv::Sobel on a whole frame)
-                const auto dx = static_cast<int16_t>((a[x + 2] - a[x]) + 2 * (m[x + 2] - m[x]) + (b[x + 2] - b[x]));
-                const auto dy =
-                    static_cast<int16_t>((b[x] + 2 * b[x + 1] + b[x + 2]) - (a[x] + 2 * a[x + 1] + a[x + 2]));
-                xx[x] += int32_t{dx} * dx;
-                yy[x] += int32_t{dy} * dy;
-                xy[x] += int32_t{dx} * dy;
-            }
+            addGradientProducts(above.data(), middle.data(), below.data(), width, xx.data(), yy.data(), xy.data());
             std::swap(above, middle);
             std::swap(middle, below);
         }

@@ -55,19 +55,38 @@ enum ListingRenderer {
 
     static func render(_ state: ListingState, width: Int, height: Int, color: Bool) -> [String] {
         let width = max(width, 20), height = max(height, 6)
-        var lines: [String] = []
+        let columns = Columns(width: width)
+        var lines = [fit(titleLine(state), width), fit(statusLine(state), width)]
+        // One column for the selection mark, as every row has.
+        lines.append(fit(" " + columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
+                                           position: "POSITION"), width))
+        lines += itemLines(state, columns: columns, width: width, height: height, color: color)
+        while lines.count < height - 2 {
+            lines.append("")
+        }
+        lines.append(fit(state.message.map { TerminalSafeText.escape($0) } ?? "", width))
+        lines.append(fit(footerKeys, width))
+        return lines
+    }
+
+    /// The source, its size and rate, and the region of interest.
+    private static func titleLine(_ state: ListingState) -> String {
         let source = state.source
         let fps = source.framesPerSecond > 0 ? String(format: " @ %.4g fps", source.framesPerSecond) : ""
         var title = "LiveScan  \(TerminalSafeText.escape(source.name))  \(source.width)x\(source.height)\(fps)"
         if let box = state.regionOfInterest?.boundingBox {
             title += "  roi \(Int(box.minX)),\(Int(box.minY)) \(Int(box.maxX - box.minX))x\(Int(box.maxY - box.minY))"
         }
-        lines.append(fit(title, width))
+        return title
+    }
+
+    /// Frames, rate and items; a file's progress, a pause and the guidance.
+    private static func statusLine(_ state: ListingState) -> String {
         let barcodes = state.items.filter { if case .barcode = $0 { return true } else { return false } }.count
         var status = "frames \(state.framesProcessed) (dropped \(state.framesDropped))  "
             + String(format: "%.1f fps", state.processingRate)
             + "  items \(state.items.count) (\(barcodes) barcode, \(state.items.count - barcodes) text)"
-        if let progress = ProgressLine.progress(done: state.framesProcessed, total: source.frameCount,
+        if let progress = ProgressLine.progress(done: state.framesProcessed, total: state.source.frameCount,
                                                 fps: state.processingRate)
         {
             status += "  \(progress.percent)%, \(progress.secondsLeft) s left"
@@ -78,12 +97,14 @@ enum ListingRenderer {
         if let guidance = state.guidance {
             status += "  > " + guidance
         }
-        lines.append(fit(status, width))
-        let columns = Columns(width: width)
-        // One column for the selection mark, as every row has.
-        lines.append(fit(" " + columns.row(id: "ID", kind: "KIND", value: "VALUE", confidence: "CONF", age: "AGE",
-                                           position: "POSITION"), width))
+        return status
+    }
 
+    /// The rows of the items that fit, scrolled to keep the selected one in view (shown reversed with `color`), and
+    /// a line saying how many are hidden above and below.
+    private static func itemLines(_ state: ListingState, columns: Columns, width: Int, height: Int,
+                                  color: Bool) -> [String] {
+        var lines: [String] = []
         let rowsAvailable = itemRows(height: height, items: state.items.count)
         let selectedIndex = state.items.firstIndex { $0.id == state.selected }
         let first = max(0, min((selectedIndex ?? 0) - rowsAvailable + 1, state.items.count - rowsAvailable))
@@ -107,11 +128,6 @@ enum ListingRenderer {
         if hidden.above + hidden.below > 0 {
             lines.append(fit(" … \(hidden.above) more above, \(hidden.below) more below (↑/↓ to scroll)", width))
         }
-        while lines.count < height - 2 {
-            lines.append("")
-        }
-        lines.append(fit(state.message.map { TerminalSafeText.escape($0) } ?? "", width))
-        lines.append(fit(footerKeys, width))
         return lines
     }
 

@@ -3,54 +3,54 @@ import LiveScan
 
 /// `livescan scan`'s options, parsed and checked.
 struct ScanOptions {
-    var sources: [String]
+    var sources: [String] = []
     /// The sources as scanned: each run of image arguments (files and folders) is one scan, as of one folder
     /// holding them (its frames tagged with their file); a video, camera or stream is a scan of its own.
-    var scans: [[String]]
+    var scans: [[String]] = []
     /// The symbologies named in `--types`; with `readsEverySymbology`, only the opt-in ones (the others are in it).
-    var symbologies: [Symbology]
-    var wantsBarcodes: Bool
+    var symbologies: [Symbology] = []
+    var wantsBarcodes = true
     /// `barcodes` (or no `--types`): every symbology read by default (`Symbology.isReadByDefault`).
-    var readsEverySymbology: Bool
-    var wantsText: Bool
+    var readsEverySymbology = true
+    var wantsText = true
     /// Tesseract's names for `--languages` (`TextLanguage.tesseractNames`: `en-US` is `eng`), each once; `eng` when
     /// it is not given. The scan is made with these.
-    var languages: [String]
+    var languages = ["eng"]
     /// `--languages` as typed, for the event log; nil when it is not given.
     var requestedLanguages: [String]?
-    var quality: QualityLevel
-    var raw: Bool
+    var quality = QualityLevel.balanced
+    var raw = false
     /// `-q`: nothing printed; the exit status says whether anything was found.
-    var quiet: Bool
-    var singleItem: Bool
+    var quiet = false
+    var singleItem = false
     /// `+`/`~`/`-` lines per event instead of one line per item found.
-    var changes: Bool
+    var changes = false
     /// Print the first item found and stop.
-    var once: Bool
+    var once = false
     /// Enter on a URL in the listing opens it with xdg-open.
-    var opensURLs: Bool
+    var opensURLs = false
     /// Line output even when stdout is a terminal.
-    var noListing: Bool
+    var noListing = false
     /// `--names`: each line starts with the file it was found in (`labels/1.png: qr:...`).
-    var names: Bool
+    var names = false
     /// Cameras: the size and rate to ask for.
     var cameraSize: (width: Int, height: Int)?
     var cameraFPS: Double?
     /// Streams: seconds to wait for opening and for each frame (default 5).
     var streamTimeout = 5.0
     /// Live sources: reopen a source that stops, instead of ending the scan.
-    var reconnect: Bool
+    var reconnect = false
     /// The most pixels an image, or a video frame, may have; it is refused undecoded when its header says so.
     var maxPixels = ImageSource.defaultMaxPixels
     /// Files: scan every N-th frame only.
     var every = 1
     /// Files: play at media speed, dropping what the scanner is too slow for, as a live source would.
-    var realtime: Bool
+    var realtime = false
     /// Write the frames with highlighted items: a video, or for an image extension the last frame.
     var annotatePath: String?
     var eventsPath: String?
     /// `--force`: `--events` may replace a file that is not an event log.
-    var replacesAnyFile: Bool
+    var replacesAnyFile = false
     /// `--roi`: only items whose centre lies in it.
     var regionOfInterest: RegionOfInterest?
     /// `--tracker name=value,...` over the defaults; validated when the option is read.
@@ -58,7 +58,7 @@ struct ScanOptions {
     /// `--out DIR`: an archive scan, a log per input (`ArchiveScan`); nil for a scan of SOURCE.
     var archive: ArchiveSettings?
     /// The options given, by name, in order.
-    var givenOptions: [String]
+    var givenOptions: [String] = []
 
     init(_ arguments: [String]) throws {
         let table = ScanOption.all
@@ -70,12 +70,29 @@ struct ScanOptions {
             }))
         givenOptions = parsed.given
         archive = try ArchiveSettings(parsed)
+        try readSources(parsed)
+        try readRecognition(parsed)
+        try readSwitches(parsed)
+        try readLiveSettings(parsed)
+        try readOutputs(parsed)
+        if archive == nil {
+            // An archive scan checks its inputs, once folders and globs are expanded (`ArchiveScan`).
+            try Self.checkOptionsApply(parsed.given, to: sources)
+        }
+    }
+
+    /// SOURCE... and the scans they make.
+    private mutating func readSources(_ parsed: CommandLineArguments) throws {
         // No SOURCE: the first camera, as a phone's scanner opens its camera.
         sources = parsed.positional.isEmpty ? ["/dev/video0"] : parsed.positional
         if sources.count > 1 && sources.contains(SourceKind.standardInput) {
             throw UsageError(message: "- (an image on standard input) is a SOURCE of its own: give it alone")
         }
         scans = Self.scans(of: sources)
+    }
+
+    /// What is looked for and how hard: `--types`, `--languages`, `--quality`, `--tracker`.
+    private mutating func readRecognition(_ parsed: CommandLineArguments) throws {
         (symbologies, wantsBarcodes, readsEverySymbology, wantsText) = try Self.types(
             parsed.list("--types") ?? ScanOption.defaultTypes)
         requestedLanguages = try Self.languages(parsed.list("--languages"))
@@ -86,6 +103,11 @@ struct ScanOptions {
             throw UsageError(message: "unknown quality '\(qualityName)' (known: fast, balanced, accurate)")
         }
         self.quality = quality
+        tracker = try Self.tracker(settings: parsed.list("--tracker") ?? [])
+    }
+
+    /// The switches, and which frames are read: `--every`, `--max-pixels`.
+    private mutating func readSwitches(_ parsed: CommandLineArguments) throws {
         quiet = parsed.has("--quiet")
         raw = parsed.has("--raw")
         singleItem = parsed.has("--single")
@@ -95,18 +117,18 @@ struct ScanOptions {
         noListing = parsed.has("--no-listing")
         names = parsed.has("--names")
         reconnect = parsed.has("--reconnect")
-        annotatePath = parsed.value("--annotate")
         realtime = parsed.has("--realtime")
+        replacesAnyFile = parsed.has("--force")
+        if changes && once {
+            throw UsageError(message: "--changes and --once do not go together")
+        }
         every = try parsed.number("--every", takes: "a whole number of frames, 1 or more") { $0 >= 1 } ?? every
         maxPixels = try parsed.number("--max-pixels", takes: "a whole number of pixels, 1 or more") { $0 >= 1 }
             ?? maxPixels
-        if let annotatePath {
-            try Self.requireOneScan(scans, for: "--annotate draws")
-            guard Annotator.isWritablePath(annotatePath) else {
-                throw UsageError(message: "--annotate \(annotatePath): not a video or image name (use "
-                    + Annotator.extensions.map { "." + $0 }.joined(separator: ", ") + ")")
-            }
-        }
+    }
+
+    /// Cameras' and streams' settings (`--size`, `--fps`, `--timeout`) and the region of interest.
+    private mutating func readLiveSettings(_ parsed: CommandLineArguments) throws {
         if let size = parsed.value("--size") {
             let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts.allSatisfy({ (1...16384).contains($0) }) else {
@@ -118,12 +140,19 @@ struct ScanOptions {
         streamTimeout = try parsed.number("--timeout", takes: "seconds in (0, 3600]") { $0 > 0 && $0 <= 3600 }
             ?? streamTimeout
         regionOfInterest = try parsed.value("--roi").map(RegionOfInterest.init(parsing:))
-        if changes && once {
-            throw UsageError(message: "--changes and --once do not go together")
-        }
+    }
+
+    /// The files written beside the listing: `--annotate`, `--events`.
+    private mutating func readOutputs(_ parsed: CommandLineArguments) throws {
+        annotatePath = parsed.value("--annotate")
         eventsPath = parsed.value("--events")
-        replacesAnyFile = parsed.has("--force")
-        tracker = try Self.tracker(settings: parsed.list("--tracker") ?? [])
+        if let annotatePath {
+            try Self.requireOneScan(scans, for: "--annotate draws")
+            guard Annotator.isWritablePath(annotatePath) else {
+                throw UsageError(message: "--annotate \(annotatePath): not a video or image name (use "
+                    + Annotator.extensions.map { "." + $0 }.joined(separator: ", ") + ")")
+            }
+        }
         // Both are written through Foundation and OpenCV, which take names as UTF-8 text: a name carrying other
         // bytes would be created under another name, so it is refused rather than written where nobody looks.
         for (option, path) in [("--events", eventsPath), ("--annotate", annotatePath)] {
@@ -133,10 +162,6 @@ struct ScanOptions {
         }
         if eventsPath != nil {
             try Self.requireOneScan(scans, for: "--events records")
-        }
-        if archive == nil {
-            // An archive scan checks its inputs, once folders and globs are expanded (`ArchiveScan`).
-            try Self.checkOptionsApply(parsed.given, to: sources)
         }
     }
 

@@ -33,25 +33,12 @@ extension DataScanner {
                     }
                     break
                 }
-                // Taps made while the frame was awaited come before its calls.
-                deliverTaps()
-                // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
-                // region.
-                let region = regionOfInterest
-                let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
-                                                               regionOfInterest: region)
-                let items = track(observations, in: frame, region: region, tracker: &tracker, selection: &selection,
-                                  guide: &guide)
+                try recognizeAndTrack(frame, decodedBarcodes: decodedBarcodes,
+                                      holdsStillImages: source.holdsStillImages, recognizer: &recognizer,
+                                      tracker: &tracker, selection: &selection, guide: &guide)
                 outcome.lastFrameIndex = frame.index
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
-                notify { $1.dataScanner($0, didProcess: frame, allItems: items) }
-                if source.holdsStillImages {
-                    // The next image is another picture, of another thing: nothing in this one is in it, however
-                    // alike two labels of one template look (a line where this image had one is another line).
-                    endItems(tracker: &tracker, selection: &selection, frameIndex: frame.index, time: frame.time,
-                             file: frame.file)
-                }
             } catch {
                 let failure = error as? ScanError ?? .engineFailure(String(describing: error))
                 outcome.reason = .error
@@ -62,6 +49,37 @@ extension DataScanner {
         }
         feed.stop()  // before the source is asked anything more: its reader thread is done after this
         recognizer.stop()
+        return finish(source, outcome: outcome, tracker: &tracker, selection: &selection)
+    }
+
+    /// One frame: the taps made while it was awaited, then its observations recognised in the region of interest,
+    /// tracked and delivered; a still image's items ended with it.
+    private func recognizeAndTrack(_ frame: Frame, decodedBarcodes: [Observation]?, holdsStillImages: Bool,
+                                   recognizer: inout FrameRecognizer, tracker: inout Tracker,
+                                   selection: inout SingleItemSelection, guide: inout Guide) throws {
+        // Taps made while the frame was awaited come before its calls.
+        deliverTaps()
+        // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
+        // region.
+        let region = regionOfInterest
+        let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
+                                                       regionOfInterest: region)
+        let items = track(observations, in: frame, region: region, tracker: &tracker, selection: &selection,
+                          guide: &guide)
+        notify { $1.dataScanner($0, didProcess: frame, allItems: items) }
+        if holdsStillImages {
+            // The next image is another picture, of another thing: nothing in this one is in it, however
+            // alike two labels of one template look (a line where this image had one is another line).
+            endItems(tracker: &tracker, selection: &selection, frameIndex: frame.index, time: frame.time,
+                     file: frame.file)
+        }
+    }
+
+    /// The scan's end: what the source dropped and could not decode, the last taps, every item removed, and the
+    /// delegate told.
+    private func finish(_ source: FrameSource, outcome: ScanOutcome, tracker: inout Tracker,
+                        selection: inout SingleItemSelection) -> ScanOutcome {
+        var outcome = outcome
         outcome.framesDropped = source.droppedFrames
         outcome.framesUndecodable = source.undecodableFrames
         deliverTaps(last: true)

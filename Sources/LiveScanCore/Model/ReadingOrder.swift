@@ -88,50 +88,23 @@ extension Array where Element == RecognizedItem {
         -> (parts: [[RecognizedItem]], wholly: [[RecognizedItem]])
     {
         let boxes = map(\.bounds.boundingBox)
-        let allowed = tolerated ?? count / 8
-        // Sorted edges, so that the items left of, right of and across a candidate are counted, not listed: the
-        // tracker orders every frame's items, a page's lines among them.
-        let rightEdges = boxes.map(\.maxX).sorted(), leftEdges = boxes.map(\.minX).sorted()
-        func firstIndex(in sorted: [Double], notBelow value: Double) -> Int {
-            var (low, high) = (0, sorted.count)
-            while low < high {
-                let middle = (low + high) / 2
-                (low, high) = sorted[middle] < value ? (middle + 1, high) : (low, middle)
-            }
-            return low
-        }
-        let endingAt = Dictionary(grouping: indices, by: { boxes[$0].maxX })
-        func verticalExtent(_ included: (Int) -> Bool) -> (minY: Double, maxY: Double) {
-            let chosen = indices.filter(included)
-            return (chosen.map { boxes[$0].minY }.min()!, chosen.map { boxes[$0].maxY }.max()!)
-        }
+        let candidates = GutterCandidates(boxes: boxes, allowed: tolerated ?? count / 8, levelOnly: levelOnly)
         // Candidate cuts: each item's right edge. A run of consecutive candidates that qualify is one gutter;
         // its cut is the candidate fewest items cross, moved to the middle of the empty space it leaves.
+        let endingAt = Dictionary(grouping: indices, by: { boxes[$0].maxX })
         var cuts: [Double] = []
         var best: (crossing: Int, cut: Double)?
         var previousEdge = -Double.infinity
-        for edge in Set(rightEdges).sorted() {
+        for edge in Set(candidates.rightEdges).sorted() {
             defer { previousEdge = edge }
             // An item wholly between this candidate and the last is a column of its own: the gutter before it ends.
             if let found = best, endingAt[edge]!.contains(where: { boxes[$0].minX >= previousEdge }) {
                 cuts.append(found.cut)
                 best = nil
             }
-            let firstRight = firstIndex(in: leftEdges, notBelow: edge)
-            let (left, right) = (firstIndex(in: rightEdges, notBelow: edge.nextUp), count - firstRight)
-            let crossing = count - left - right
-            var qualifies = crossing <= allowed && left >= 2 && right >= 2
-            if qualifies && crossing > 0 && levelOnly {
-                let leftSide = verticalExtent { boxes[$0].maxX <= edge }
-                let rightSide = verticalExtent { boxes[$0].minX >= edge }
-                qualifies = indices.filter { boxes[$0].minX < edge && edge < boxes[$0].maxX }.allSatisfy { index in
-                    [leftSide, rightSide].allSatisfy { boxes[index].minY < $0.maxY && $0.minY < boxes[index].maxY }
-                }
-            }
-            if qualifies {
-                let cut = (edge + leftEdges[firstRight]) / 2
-                if best == nil || crossing < best!.crossing {
-                    best = (crossing, cut)
+            if let gutter = candidates.gutter(at: edge) {
+                if best == nil || gutter.crossing < best!.crossing {
+                    best = gutter
                 }
             } else if let found = best {
                 cuts.append(found.cut)
@@ -211,4 +184,61 @@ extension Array where Element == RecognizedItem {
 /// A strip of the frame that no item crosses.
 private enum EmptyStrip {
     case horizontal, vertical
+}
+
+/// The items' boxes as candidate gutters see them (`splitAtGutters`): their left and right edges sorted, so that the
+/// items left of, right of and across a candidate are counted, not listed (the tracker orders every frame's items, a
+/// page's lines among them).
+private struct GutterCandidates {
+    typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    let boxes: [Box]
+    /// How many items may cross a gutter, and whether each must be level with lines on both sides.
+    let allowed: Int
+    let levelOnly: Bool
+    let rightEdges: [Double]
+    let leftEdges: [Double]
+
+    init(boxes: [Box], allowed: Int, levelOnly: Bool) {
+        self.boxes = boxes
+        self.allowed = allowed
+        self.levelOnly = levelOnly
+        rightEdges = boxes.map(\.maxX).sorted()
+        leftEdges = boxes.map(\.minX).sorted()
+    }
+
+    /// The gutter whose left side is the vertical line at `edge`: how many items cross it and where it cuts (the
+    /// middle of the empty space right of it); nil when it is no gutter.
+    func gutter(at edge: Double) -> (crossing: Int, cut: Double)? {
+        let firstRight = Self.firstIndex(in: leftEdges, notBelow: edge)
+        let (left, right) = (Self.firstIndex(in: rightEdges, notBelow: edge.nextUp), boxes.count - firstRight)
+        let crossing = boxes.count - left - right
+        guard crossing <= allowed && left >= 2 && right >= 2 else {
+            return nil
+        }
+        if crossing > 0 && levelOnly {
+            let leftSide = verticalExtent { $0.maxX <= edge }
+            let rightSide = verticalExtent { $0.minX >= edge }
+            let crossingAreLevel = boxes.filter { $0.minX < edge && edge < $0.maxX }.allSatisfy { box in
+                [leftSide, rightSide].allSatisfy { box.minY < $0.maxY && $0.minY < box.maxY }
+            }
+            guard crossingAreLevel else {
+                return nil
+            }
+        }
+        return (crossing, (edge + leftEdges[firstRight]) / 2)
+    }
+
+    private func verticalExtent(_ included: (Box) -> Bool) -> (minY: Double, maxY: Double) {
+        let chosen = boxes.filter(included)
+        return (chosen.map(\.minY).min()!, chosen.map(\.maxY).max()!)
+    }
+
+    private static func firstIndex(in sorted: [Double], notBelow value: Double) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            (low, high) = sorted[middle] < value ? (middle + 1, high) : (low, middle)
+        }
+        return low
+    }
 }
