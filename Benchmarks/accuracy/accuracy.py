@@ -33,9 +33,9 @@ import icdar_video  # noqa: E402
 
 BARCODE_CORPORA = ("zxing-cpp-samples", "zxing-blackbox")
 REALDATA_SETS = ("quagga2-1d-photos", "jsqr-qr-photos", "boofcv-qr-detection")
-# The real scene-text set: word recall and precision over whole photos (issue 15).
+# The real scene-text set: word recall and precision over whole photos.
 REALDATA_TEXT_SET = "icdar2015-incidental-text"
-# LiveScan's quality levels, each of which reads the scene-text photos and crops (issue 15).
+# LiveScan's quality levels, each of which reads the scene-text photos and crops.
 QUALITY_LEVELS = ("fast", "balanced", "accurate")
 # score_realdata.py's text reader names beside LiveScan's, as the scene-text table's columns.
 REALDATA_TEXT_PEERS = (("tesseract-psm3", "tesseract --psm 3"), ("tesseract-psm11", "tesseract --psm 11"))
@@ -605,7 +605,7 @@ def run_realdata_text_levels(args, tools: Tools, log) -> dict | None:
 
 
 def evaluate_realdata_text_target(row: dict | None) -> list[dict]:
-    """Issue 15's: word recall >= 0.60 at precision >= 0.80 on the ICDAR 2015 photos; >= 75 % of its word crops read
+    """The scene-text targets: word recall >= 0.60 at precision >= 0.80 on the ICDAR 2015 photos; >= 75 % of its word crops read
     exactly."""
     if not row:
         return []
@@ -658,7 +658,7 @@ def render_realdata_text(row: dict) -> list[str]:
 
 
 def evaluate_realdata_targets(rows: list[dict]) -> list[dict]:
-    """Issue 14's: the quagga2 1-D photos at least 80 % of the codes of symbologies zxing-cpp reads, with 0 misreads;
+    """The real-photo barcode targets: the quagga2 1-D photos at least 80 % of the codes of symbologies zxing-cpp reads, with 0 misreads;
     the QR photo sets at least what zxing-cpp 3.1 alone reads."""
     targets = []
     for row in rows:

@@ -95,8 +95,8 @@ def read_events(path):
 
 def fold(file):
     """Which of two folds an ICDAR photo is in: the md5 of its file name, odd or even. A text change is kept only
-    when it helps on both folds (issue 37: the dev half ran 0.12 above the hidden half, a figure fitted to photos);
-    the split is fixed by the names alone, so every run and every session compares the same folds."""
+    when it helps on both folds (the dev half once ran 0.12 above the hidden half: a figure fitted to photos); the
+    split is fixed by the names alone, so every run compares the same folds."""
     return int(hashlib.md5(os.path.basename(file).encode("utf-8")).hexdigest(), 16) % 2
 
 

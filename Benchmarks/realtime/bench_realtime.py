@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real-time benchmark (`make bench`, issue 6): LiveScan against decode-only, zbarimg, ZXingReader and per-frame
+"""Real-time benchmark (`make bench`): LiveScan against decode-only, zbarimg, ZXingReader and per-frame
 tesseract on generated 720p and 1080p videos, a live 720p30 stream, and a soak run for memory.
 
     bench_realtime.py --bin .build/release --out .build/bench/realtime [--quick] [--live-seconds S]
@@ -32,7 +32,7 @@ import score_realtime as sr  # noqa: E402
 from score_realtime import st  # noqa: E402
 
 OFFLINE_SCENE = "tracking-mixed"
-# The speed figure's video: one minute at 30 fps (issue 13).
+# The speed figure's video: one minute at 30 fps.
 SPEED_FRAMES = 1800
 LIVE_SCENES = ("tracking-barcodes", "tracking-text", "tracking-mixed")
 UPSCALED = (1920, 1080)
@@ -328,7 +328,7 @@ class Offline:
 
 
 def speed_run(args, env: dict, livescan: str, types: str, video: str, frames: int, rounds: int = 3) -> dict:
-    """Issue 13's speed figure: LiveScan barcodes-only against `ffmpeg -threads 1 -f null` (one core decoding) on a
+    """The speed figure: LiveScan barcodes-only against `ffmpeg -threads 1 -f null` (one core decoding) on a
     1-minute 720p video, so that start-up weighs little. The two alternate `rounds` times and the medians are
     compared: on a shared 2-core machine one run's wall time swings by 15 %."""
     work = os.path.join(args.out, "speed")

@@ -30,7 +30,7 @@ import score_tracking as st  # noqa: E402
 TEXT_MATCH_IOU = 0.3
 # "Flat": the soak's RSS may grow at most this fast over its second half (2.5 MB over the second 5 min of 10).
 SOAK_SLOPE_LIMIT = 0.5  # MB per minute
-# Peak RSS of a scan: issue 6's 300 MB, and issue 15's 400 MB for a scan that reads text, whose learned detector and
+# Peak RSS of a scan: 300 MB, and 400 MB for a scan that reads text, whose learned detector and
 # recogniser networks (about 150 MB of buffers at 960x544) are loaded.
 RSS_LIMIT = 300.0  # MB
 RSS_LIMIT_WITH_TEXT = 400.0  # MB

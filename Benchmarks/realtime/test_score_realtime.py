@@ -341,7 +341,7 @@ class TargetTests(unittest.TestCase):
         self.assertEqual(verdicts["live 720p30: held at 30 fps (processed >= 29 fps)"], "FAIL")
         self.assertEqual(verdicts["live: median barcode add latency <= 100 ms"], "FAIL")
         self.assertEqual(verdicts["live: median text add latency <= 500 ms"], "PASS")
-        # The speed runs read barcodes only: 300 MB; the live run reads text too: 400 MB (issue 15).
+        # The speed runs read barcodes only: 300 MB; the live run reads text too: 400 MB.
         self.assertEqual(verdicts["RSS <= 300 MB in every barcodes-only LiveScan run"], "FAIL")
         self.assertEqual(verdicts["RSS <= 400 MB in every LiveScan run that reads text"], "FAIL")
         self.assertEqual(verdicts["soak: RSS flat"], "SKIP")
