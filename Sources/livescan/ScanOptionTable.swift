@@ -10,8 +10,8 @@ struct ScanOption {
     let value: String?
     /// Its lines in `--help`, each at most 58 characters (they follow a 21-character column).
     let help: [String]
-    /// Its row in the README's table: what it does, in full (Markdown).
-    let readme: String
+    /// Its row in docs/command.md's table: what it does, in full (Markdown).
+    let documented: String
     /// The sources it means something for; an option given for none of the scan's sources is a usage error.
     var appliesTo: Set<SourceKind> = Set(SourceKind.allCases)
 
@@ -37,7 +37,7 @@ struct ScanOption {
             help: ["what to look for, comma-separated (default: \(defaultTypes.joined(separator: ","))):"]
                 + wrapped(typeNames.joined(separator: ", ") + " (barcodes: every symbology but "
                     + optInNames.joined(separator: " and ") + ", read only when named)"),
-            readme: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
+            documented: "comma-separated: " + typeNames.map { "`\($0)`" }.joined(separator: ", ")
                 + "; `barcodes` (also `all-barcodes`, as the start line logs it) is every symbology but "
                 + optInNames.map { "`\($0)`" }.joined(separator: " and ") + ", which are read only when named "
                 + "(`barcodes,\(optInNames[0])` is the others and `\(optInNames[0])`); "
@@ -50,61 +50,61 @@ struct ScanOption {
             help: ["text languages, comma-separated, as Tesseract names them",
                    "(eng, deu, chi_sim; eng+deu) or as BCP-47 tags",
                    "(en-US, de, zh-Hans; default: eng)"],
-            readme: "text languages, comma-separated: Tesseract's names (`eng`, `deu`, `chi_sim`; `eng+deu` as "
+            documented: "text languages, comma-separated: Tesseract's names (`eng`, `deu`, `chi_sim`; `eng+deu` as "
                 + "Tesseract users type it) or BCP-47 tags as VisionKit takes them (`en-US`, `ja-JP`, `zh-Hans`, "
                 + "`de`). Default `eng`; a missing one names the Debian package that installs it "
                 + "(`tesseract-ocr-jpn`), and one Debian has no package for is said to be unknown (`english`, "
                 + "`xx-YY`)"),
         ScanOption(
             names: ["--quality"], value: "LEVEL", help: ["fast, balanced (default) or accurate"],
-            readme: "`fast`, `balanced` (default), `accurate` — see below"),
+            documented: "`fast`, `balanced` (default), `accurate` — see [pipeline.md](pipeline.md#quality-levels)"),
         ScanOption(
             names: ["--roi"], value: "X,Y,W,H",
             help: ["only items whose centre lies in this rectangle: pixels, or",
                    "fractions of the frame when all four are at most 1"],
-            readme: "the region of interest (VisionKit's `regionOfInterest`): only items whose centre lies in it "
+            documented: "the region of interest (VisionKit's `regionOfInterest`): only items whose centre lies in it "
                 + "are recognised, `--single` picks the item nearest its centre, the listing names it and "
                 + "`--annotate` outlines it. Pixels, or fractions of the frame when all four numbers are at most 1 "
                 + "(`0.25,0.25,0.5,0.5` is the middle quarter); the start line's `config` gives it in pixels"),
         ScanOption(
             names: ["--single"], value: nil, help: ["report one item at a time, the one nearest the centre"],
-            readme: "one item at a time: the one nearest the centre, kept until it leaves"),
+            documented: "one item at a time: the one nearest the centre, kept until it leaves"),
         ScanOption(
             names: ["--raw"], value: nil,
             help: ["print payloads and transcripts only; their exact bytes", "when standard output is not a terminal"],
-            readme: "payloads and transcripts only (with `--changes`: `+ 3f2a9c1d https://...`). When standard output "
+            documented: "payloads and transcripts only (with `--changes`: `+ 3f2a9c1d https://...`). When standard output "
                 + "is not a terminal, their exact bytes, as zbarimg's `--raw` writes them: a vCard's newlines as "
                 + "newlines, a path's backslashes single (a payload may then span lines); on a terminal they are "
                 + "escaped as all output is (`\\n`, `\\e`), since a payload may hold terminal escapes"),
         ScanOption(
             names: ["--changes"], value: nil, help: ["one line per event instead: + added, ~ updated, - removed"],
-            readme: "one line per event instead: `+ 3f2a9c1d qr https://...` added, `~` updated, `-` removed"),
+            documented: "one line per event instead: `+ 3f2a9c1d qr https://...` added, `~` updated, `-` removed"),
         ScanOption(
             names: ["--once", "--oneshot", "-1"], value: nil,
             help: ["print the first item found and stop (in a video, a text", "line once it has settled)"],
-            readme: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it): a code as soon "
+            documented: "print the first item found and stop (`--oneshot` and `-1` as zbarcam spells it): a code as soon "
                 + "as it is read, a video's text line once it has settled (as line output prints it: when it leaves "
                 + "or the scan ends, not its first piece as it enters the frame)"),
         ScanOption(
             names: ["--quiet", "-q"], value: nil,
             help: ["print nothing; the exit status says whether anything", "was found"],
-            readme: "print nothing (zbarimg's `-q`): the exit status says whether anything was found; `--events` "
+            documented: "print nothing (zbarimg's `-q`): the exit status says whether anything was found; `--events` "
                 + "still writes the log"),
         ScanOption(
             names: ["--open"], value: nil, help: ["in the listing, Enter opens URLs with xdg-open"],
-            readme: "in the listing, Enter opens a URL with `xdg-open`", appliesTo: [.video, .camera, .stream]),
+            documented: "in the listing, Enter opens a URL with `xdg-open`", appliesTo: [.video, .camera, .stream]),
         ScanOption(
             names: ["--no-listing"], value: nil, help: ["print lines even when standard output is a terminal"],
-            readme: "line output even when standard output is a terminal"),
+            documented: "line output even when standard output is a terminal"),
         ScanOption(
             names: ["--names"], value: nil, help: ["start each line with the file it was found in"],
-            readme: "start each line with the file it was found in, `labels/1.png: qr:https://...` (with `--raw`, "
+            documented: "start each line with the file it was found in, `labels/1.png: qr:https://...` (with `--raw`, "
                 + "`labels/1.png: https://...`): an image's own file, or the video's, camera's or stream's name"),
         ScanOption(
             names: ["--annotate"], value: "OUT",
             help: ["write the frames with highlighted items to OUT (.mp4,",
                    ".mkv, .mov, .avi), or the last frame for an image name", "(.png, .jpg, ...)"],
-            readme: "write the video with every item's quad, short id and label drawn, barcodes green and text orange "
+            documented: "write the video with every item's quad, short id and label drawn, barcodes green and text orange "
                 + "(`.mp4`/`.mkv`/`.mov` H.264, `.avi` MJPEG); an image name (`.png`, `.jpg`, `.jpeg`, `.bmp`, `.tif`, "
                 + "`.tiff`, `.webp`) writes the last frame; another extension is refused before scanning. Written "
                 + "under a hidden name beside `OUT` and renamed when done, so `OUT` is replaced only by a finished "
@@ -113,37 +113,37 @@ struct ScanOption {
                 + "image); with a video, camera or stream among several SOURCEs it is refused"),
         ScanOption(
             names: ["--every"], value: "N", help: ["video files: scan every N-th frame only"],
-            readme: "video files: scan every N-th frame only (frame numbers in the log stay the file's)",
+            documented: "video files: scan every N-th frame only (frame numbers in the log stay the file's)",
             appliesTo: [.video]),
         ScanOption(
             names: ["--realtime"], value: nil,
             help: ["video files: play at media speed, dropping frames the scan",
                    "is too slow for, as a live source would"],
-            readme: "video files: play at media speed, dropping (and counting) frames the scan is too slow for, as "
+            documented: "video files: play at media speed, dropping (and counting) frames the scan is too slow for, as "
                 + "a live source would", appliesTo: [.video]),
         ScanOption(
             names: ["--size"], value: "WxH", help: ["cameras: the picture size to ask for, e.g. 1280x720"],
-            readme: "cameras: the picture size to ask for", appliesTo: [.camera]),
+            documented: "cameras: the picture size to ask for", appliesTo: [.camera]),
         ScanOption(
             names: ["--fps"], value: "N", help: ["cameras: the frame rate to ask for"],
-            readme: "cameras: the frame rate to ask for", appliesTo: [.camera]),
+            documented: "cameras: the frame rate to ask for", appliesTo: [.camera]),
         ScanOption(
             names: ["--timeout"], value: "SECONDS",
             help: ["streams: give up opening or waiting for a frame", "(default 5)"],
-            readme: "streams: give up opening, or waiting for a frame, after this long (default 5)",
+            documented: "streams: give up opening, or waiting for a frame, after this long (default 5)",
             appliesTo: [.stream]),
         ScanOption(
             names: ["--reconnect"], value: nil,
             help: ["cameras and streams: when the source stops, reopen it with",
                    "growing pauses for up to 30 s, keeping the items' ids"],
-            readme: "cameras and streams: when the source stops, reopen it with growing pauses for up to 30 s; "
+            documented: "cameras and streams: when the source stops, reopen it with growing pauses for up to 30 s; "
                 + "items still in view afterwards keep their ids. Each reopening is a `Note:` line on stderr (not "
                 + "with `-q` or under the listing) and a `reconnect` line in the event log",
             appliesTo: [.camera, .stream]),
         ScanOption(
             names: ["--events"], value: "PATH",
             help: ["write the JSON Lines event log to PATH (- for standard", "output)"],
-            readme: "write the event log (below) to `PATH`; `-` for standard output. Opened only once the source "
+            documented: "write the event log (below) to `PATH`; `-` for standard output. Opened only once the source "
                 + "has opened and emptied only at its first line (a source that fails to open, or a scan that fails to "
                 + "start, leaves an earlier log as it was), under an exclusive lock (a "
                 + "second scan onto the same log fails with one error line); refused when `PATH` is the source or "
@@ -153,35 +153,35 @@ struct ScanOption {
                 + "numbers and media times of its own, which one log cannot keep apart"),
         ScanOption(
             names: ["--force"], value: nil, help: ["let --events replace a file that is not an event log"],
-            readme: "let `--events` replace a file that is not an event log"),
+            documented: "let `--events` replace a file that is not an event log"),
         ScanOption(
             names: ["--max-pixels"], value: "N",
             help: ["refuse an image or video frame of more pixels, before",
                    "decoding where its header says (default 10^8)"],
-            readme: "refuse, before decoding, an image whose header announces more than N pixels (default "
+            documented: "refuse, before decoding, an image whose header announces more than N pixels (default "
                 + "\(ImageSource.defaultMaxPixels)), and a video or stream whose container does; a frame found "
                 + "larger later stops the scan (exit 1), and a frame of an image sequence is skipped as unreadable",
             appliesTo: [.image, .video, .stream]),
         ScanOption(
             names: ["--tracker"], value: "SETTINGS",
-            help: ["tracker knobs, e.g. grace_period=1,text_confirmations=3", "(see README)"],
-            readme: "tracker knobs as `name=value` pairs, e.g. `grace_period=1,text_confirmations=3` (names as in "
-                + "the start line's `config.tracker`)"),
+            help: ["tracker knobs, e.g. grace_period=1,text_confirmations=3", "(see docs/tracking.md)"],
+            documented: "tracker knobs as `name=value` pairs, e.g. `grace_period=1,text_confirmations=3` (names as in "
+                + "the start line's `config.tracker`; [tracking.md](tracking.md))"),
         ScanOption(
             names: ["--out"], value: "DIR",
-            help: ["archive scan: one event log per input file in DIR", "(folders and globs expanded; see README)"],
-            readme: "archive scan: one event log per input in `DIR` (made if missing), each named from its input's "
+            help: ["archive scan: one event log per input file in DIR", "(folders and globs expanded; see docs/archives.md)"],
+            documented: "archive scan: one event log per input in `DIR` (made if missing), each named from its input's "
                 + "path and renamed into place only when its scan ended well; SOURCEs are files, folders (every "
                 + "video and image under them) and globs. Inputs whose complete log is newer than the input are "
-                + "skipped; failures go to `DIR/failures.jsonl`. See \"Archives of video\" below"),
+                + "skipped; failures go to `DIR/failures.jsonl`. See [archives.md](archives.md)"),
         ScanOption(
             names: ["--jobs"], value: "N",
             help: ["with --out: scan N inputs at once (default: one per", "core, one per two at accurate)"],
-            readme: "with `--out`: scan N inputs at once, each in a `livescan scan` process of its own (default: one "
+            documented: "with `--out`: scan N inputs at once, each in a `livescan scan` process of its own (default: one "
                 + "per core, one per two cores at `accurate`, at most one per 512 MB of memory)"),
         ScanOption(
             names: ["--redo"], value: nil, help: ["with --out: scan inputs again whose log is complete"],
-            readme: "with `--out`: scan again the inputs whose complete log is already in `DIR`"),
+            documented: "with `--out`: scan again the inputs whose complete log is already in `DIR`"),
     ]
 
     /// `text` in lines of at most 58 characters, broken at spaces.
@@ -212,7 +212,7 @@ struct ScanOption {
     /// The options section of `--help`.
     static var helpLines: [String] {
         var lines: [String] = []
-        for option in all + [ScanOption(names: ["-h", "--help"], value: nil, help: ["show this help"], readme: "")] {
+        for option in all + [ScanOption(names: ["-h", "--help"], value: nil, help: ["show this help"], documented: "")] {
             let column = "  " + option.syntax
             let first = column.count < 21 ? column.padding(toLength: 21, withPad: " ", startingAt: 0) + option.help[0]
                 : column
@@ -223,12 +223,12 @@ struct ScanOption {
         return lines
     }
 
-    /// The README's options table, row by row.
-    static var readmeTable: [String] {
+    /// docs/command.md's options table, row by row (the README's shorter one points there).
+    static var documentedTable: [String] {
         ["| option | meaning |", "|---|---|"]
             + all.map { option in
                 "| " + option.names.map { "`\($0)\(option.value.map { " \($0)" } ?? "")`" }.joined(separator: ", ")
-                    + " | \(option.readme) |"
+                    + " | \(option.documented) |"
             }
             + ["| `-h`, `--help`, `--version` | |"]
     }

@@ -5,7 +5,7 @@ import LiveScanScenes
 @testable import livescan
 
 /// `livescan report DIR` and `livescan report LOG...`: a row per log, the totals of all, the failures that stand;
-/// and the README's reading of the folder as one table.
+/// and docs/archives.md's reading of the folder as one table.
 @Suite(.serialized) struct ArchiveReportTests {
     let folder: URL
     /// Owns `folder`: it goes with this test.
@@ -126,17 +126,17 @@ import LiveScanScenes
         #expect(stdinAmongOthers.status == 2 && stdinAmongOthers.errorLines.first?.contains("read alone") == true)
     }
 
-    /// The README's Python blocks read the folder as one table of changes: the json-module one always (python3 is
+    /// docs/archives.md's Python blocks (the README points there) read the folder as one table of changes: the json-module one always (python3 is
     /// there: `make setup` installs python3-pip), the pandas one where pandas is installed. Each prints items per
     /// source and kind, which must be what `livescan report --json` counts.
     @Test func theReadmeReadsTheFolderOfLogsAsOneTable() throws {
         let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
+            .deletingLastPathComponent().appendingPathComponent("docs/archives.md")
         let readme = try String(contentsOf: readmeURL, encoding: .utf8)
         let blocks = readme.components(separatedBy: "```python\n").dropFirst()
             .compactMap { $0.components(separatedBy: "```").first }
-        let plain = try #require(blocks.first { $0.contains("import glob, json, sys") }, "no json block in README")
-        let withPandas = try #require(blocks.first { $0.contains("import pandas as pd") }, "no pandas block in README")
+        let plain = try #require(blocks.first { $0.contains("import glob, json, sys") }, "no json block in docs/archives.md")
+        let withPandas = try #require(blocks.first { $0.contains("import pandas as pd") }, "no pandas block in docs/archives.md")
 
         let logs = try scannedArchive()
         let report = try json(try Livescan.run(["report", "--json", logs]).standardOutput)

@@ -23,12 +23,15 @@ import LiveScanScenes
         return image
     }
 
+    /// The options' full table is docs/command.md's; the README's usage names every option, its short table the
+    /// common ones.
     @Test func readmeHelpAndUsageLineComeFromTheOneTable() throws {
-        let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
-        let table = ScanOption.readmeTable.joined(separator: "\n")
-        #expect(readme.contains(table), "README's options table should be:\n\(table)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = try String(contentsOf: root.appendingPathComponent("docs/command.md"), encoding: .utf8)
+        let table = ScanOption.documentedTable.joined(separator: "\n")
+        #expect(command.contains(table), "docs/command.md's options table should be:\n\(table)")
         let help = try Livescan.run(["--help"]).standardOutput
         #expect(help.contains(ScanOption.helpLines.joined(separator: "\n")))
         for option in ScanOption.all {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # An archive scan on a Slurm cluster: each task of a job array scans its share of a list of inputs into one folder of
-# event logs, with `livescan scan --out` (README, "Archives of video"). Submit it as:
+# event logs, with `livescan scan --out` (docs/archives.md). Submit it as:
 #
 #   find /data/recordings -type f -name '*.mp4' | sort > inputs.txt
 #   sbatch --array=0-19 scripts/slurm/livescan-array.sh inputs.txt /data/logs --types qr,text
