@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 
 // PP-OCRv4's DB ("differentiable binarisation") text detector, run by OpenCV 4.6's dnn: the network gives every
 // pixel a probability of being text; regions above a threshold, grown back by the margin the network was trained
@@ -89,24 +90,68 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
     return {side(width), side(height)};
 }
 
-/// The network's output for the upright picture `upright` read at `size`: its text probability map, as a blob.
-cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, bool keepsNetwork) {
+/// The network's output for the picture `input` (already at the size it is read at): its text probability map, as
+/// a blob. A kept network is made for the input's size and kept for the next call at that size.
+cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &input, bool keepsNetwork) {
     // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
     const cv::Mat blob =
-        cv::dnn::blobFromImage(upright, 1 / 127.5, size, cv::Scalar(127.5, 127.5, 127.5), false, false);
+        cv::dnn::blobFromImage(input, 1 / 127.5, cv::Size(), cv::Scalar(127.5, 127.5, 127.5), false, false);
     if (!keepsNetwork) {
         cv::dnn::Net net = detector.network();
         net.setInput(blob);
         return net.forward();  // its own buffer, which outlives the network's
     }
     const std::lock_guard<std::mutex> guard(detector.kept);
-    if (detector.keptNetwork.empty() || detector.keptSize != size) {
+    if (detector.keptNetwork.empty() || detector.keptSize != input.size()) {
         detector.keptNetwork = cv::dnn::Net();  // the old buffers freed before the new are made
         detector.keptNetwork = detector.network();
-        detector.keptSize = size;
+        detector.keptSize = input.size();
     }
     detector.keptNetwork.setInput(blob);
     return detector.keptNetwork.forward().clone();  // the network's output buffer is its own, reused next call
+}
+
+/// Columns of context each strip reads past the seam it shares with the next (network pixels, a multiple of the
+/// stride): the probability at a seam is computed with this much picture on both sides of it, as the whole picture
+/// would give it for text no taller than that.
+constexpr int stripOverlap = 128;
+
+/// The text probability map of `upright` read at `size` (size.height x size.width, CV_32F). The network's buffers
+/// grow with its input (150 MB at 960x544, 277 MB at 1312x736): with `maxInputPixels` > 0, a larger input is read as
+/// side-by-side strips of equal width, each at most that many pixels with its overlap (or as few as fit), each
+/// strip's map taken up to the middle of the overlap it shares with the next. Same scale, same pixels, a bounded
+/// memory; the time is the whole input's and the overlaps'.
+cv::Mat probabilityMap(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, int maxInputPixels,
+                       bool keepsNetwork) {
+    cv::Mat input;
+    cv::resize(upright, input, size, 0, 0, cv::INTER_LINEAR);  // as blobFromImage resizes
+    // n strips of equal width, a multiple of the stride, covering the width with their overlaps.
+    const auto widthOf = [&](int n) {
+        return std::min(size.width, ((size.width + (n - 1) * stripOverlap + n - 1) / n + 31) / 32 * 32);
+    };
+    int strips = 1;
+    while (maxInputPixels > 0 && widthOf(strips) * size.height > maxInputPixels &&
+           widthOf(strips + 1) > 2 * stripOverlap) {
+        ++strips;
+    }
+    const int stripWidth = widthOf(strips);
+    cv::Mat probability(size, CV_32F);
+    int done = 0;  // the map's columns filled so far
+    for (int strip = 0; strip < strips; ++strip) {
+        const int left = strips == 1 ? 0 : strip * (size.width - stripWidth) / (strips - 1);
+        const cv::Mat output = runNetwork(detector, input(cv::Rect(left, 0, stripWidth, size.height)), keepsNetwork);
+        if (output.dims != 4 || output.size[2] != size.height || output.size[3] != stripWidth) {
+            throw std::runtime_error(
+                "CB_TextDetector_detect: the model's output is not one probability map of the "
+                "input's size");
+        }
+        const cv::Mat map(size.height, stripWidth, CV_32F, const_cast<float *>(output.ptr<float>()));
+        const int nextLeft = strip + 1 < strips ? (strip + 1) * (size.width - stripWidth) / (strips - 1) : size.width;
+        const int end = strip + 1 < strips ? (nextLeft + left + stripWidth) / 2 : size.width;
+        map.colRange(done - left, end - left).copyTo(probability.colRange(done, end));
+        done = end;
+    }
+    return probability;
 }
 
 /// The outlines of the regions whose probability is above `threshold`, as PaddleOCR finds them.
@@ -229,6 +274,8 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
     CB_REQUIRE(options->binary_threshold > 0 && options->binary_threshold < 1 && options->box_threshold >= 0 &&
                    options->box_threshold < 1 && options->unclip_ratio >= 0 && options->unclip_ratio <= 4,
                "CB_TextDetector_detect: thresholds must be in (0, 1), unclip_ratio in [0, 4]");
+    CB_REQUIRE(options->max_input_pixels == 0 || options->max_input_pixels >= 32 * 32,
+               "CB_TextDetector_detect: max_input_pixels must be 0 or at least 1024");
     *out_boxes = nullptr;
     *out_count = 0;
     // Found on the upright picture (the network was trained on upright text), reported in the stored one's pixels
@@ -250,10 +297,8 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
     }
     const int width = upright.cols, height = upright.rows;
     const cv::Size size = inputSize(width, height, options->short_side, options->max_long_side);
-    const cv::Mat output = runNetwork(*detector, upright, size, options->keeps_network != 0);
-    CB_REQUIRE(output.dims == 4 && output.size[2] == size.height && output.size[3] == size.width,
-               "CB_TextDetector_detect: the model's output is not one probability map of the input's size");
-    const cv::Mat probability(size.height, size.width, CV_32F, const_cast<float *>(output.ptr<float>()));
+    const cv::Mat probability =
+        probabilityMap(*detector, upright, size, options->max_input_pixels, options->keeps_network != 0);
     const auto contours = regionsAbove(probability, options->binary_threshold);
     std::vector<CB_TextBox> boxes;
     for (size_t index = 0; index < std::min(contours.size(), maxCandidates); ++index) {
@@ -302,5 +347,6 @@ extern "C" CB_TextDetectorOptions CB_TextDetectorOptions_default(void) {
     options.unclip_ratio = 1.6f;
     options.min_height = 0;
     options.keeps_network = 0;
+    options.max_input_pixels = 0;
     return options;
 }

@@ -78,17 +78,27 @@ def build_video(motion, entries, root, frames, out):
 
 
 def read_events(path):
-    """The text events (add/update/remove) in log order; other kinds and event types are ignored."""
-    evs = []
+    """The text events (add/update/remove) in log order; other kinds and event types are ignored. The removes the
+    scan's end writes for every item still present (the log's last lines before `end`) are left out: the items were
+    in view at the last frame, and the last photo's settled items are those, as every other photo's are."""
     with open(path) as f:
-        for line in f:
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            if e.get("event") in ("add", "update", "remove") and e.get("kind", "text") == "text" \
-                    and isinstance(e.get("frame"), int):
-                evs.append(e)
+        return text_events(f)
+
+
+def text_events(lines):
+    """`read_events` of the log's lines."""
+    evs = []
+    for line in lines:
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if e.get("event") == "end":
+            while evs and evs[-1]["event"] == "remove" and evs[-1]["frame"] == e.get("frame"):
+                evs.pop()
+        elif e.get("event") in ("add", "update", "remove") and e.get("kind", "text") == "text" \
+                and isinstance(e.get("frame"), int):
+            evs.append(e)
     evs.sort(key=lambda e: e["frame"])  # stable: log order within a frame
     return evs
 

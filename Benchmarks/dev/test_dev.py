@@ -206,6 +206,18 @@ class SceneTextVideoTests(unittest.TestCase):
         self.assertEqual([passed for _, passed, _ in imprecise], [True, False])
         self.assertEqual([passed for _, passed, _ in scene_text_video.verdicts(None, stills)], [False])
 
+    def test_the_scans_end_does_not_remove_the_last_photos_items(self):
+        log = [{"event": "start", "v": 1},
+               {"event": "add", "frame": 3, "id": "1", "kind": "text", "transcript": "Grand Hotel"},
+               {"event": "remove", "frame": 40, "id": "1", "kind": "text"},
+               {"event": "add", "frame": 50, "id": "2", "kind": "text", "transcript": "EXIT"},
+               {"event": "remove", "frame": 89, "id": "2", "kind": "text"},
+               {"event": "end", "frame": 89, "reason": "eof"}]
+        events = scene_text_video.icdar_video.text_events(json.dumps(line) for line in log)
+        self.assertEqual([(e["event"], e["id"]) for e in events], [("add", "1"), ("remove", "1"), ("add", "2")])
+        totals, _ = scene_text_video.icdar_video.score(self.ENTRIES, events, 45)
+        self.assertEqual(totals["settled"][0], 1)  # exit, alive at b.jpg's last frame; a.jpg's item had left
+
     def test_each_fold_counts_its_photos_only(self):
         # Photo 0 (a.jpg) is read in its segment of the video, photo 1 (b.jpg) is not; the stills read both.
         video = [{"event": "add", "frame": 1, "id": "1", "kind": "text", "transcript": "Grand Hotel"},

@@ -108,6 +108,9 @@ typedef struct CB_TextDetectorOptions {
                                same size (a video's frames: its making, 25 ms, and the faulting-in of its 150-277 MB
                                of buffers are saved), freed at another size or with the detector; 0 (default): made
                                for this call and freed before it returns (images of many sizes, peak RSS) */
+    int max_input_pixels;   /* the network reads at most this many pixels at once: a larger input is read as
+                               side-by-side strips (128 columns of overlap each) whose probability maps are joined, at
+                               the same scale, its buffers bounded; 0 (default) = the whole input at once */
 } CB_TextDetectorOptions;
 
 CB_TextDetectorOptions CB_TextDetectorOptions_default(void);

@@ -207,6 +207,23 @@ func topSideAngle(_ quad: Bounds) -> Double {
         }
     }
 
+    /// A picture wider than `maxInputPixels` allows is read in strips whose maps are joined: a line that crosses the
+    /// seams is still one box, where the whole picture's read at once is, and a line inside a strip is found as well.
+    @Test func aPictureReadInStripsFindsWhatItsWholeReadFinds() throws {
+        let whole = try LearnedTextDetector(options: TextDetectorOptions(shortSide: 192))
+        let strips = try LearnedTextDetector(options: TextDetectorOptions(shortSide: 192, maxInputPixels: 192 * 480))
+        let long = try turnedLine("Order 4711 ships today from the Rotterdam warehouse by rail", pixelHeight: 32,
+                                  degrees: 3, margin: 60)
+        let expected = try whole.detect(in: long.frame)
+        #expect(long.frame.image.width > 3 * 480 / 2, "the picture should span at least three strips")
+        #expect(expected.count == 1, "read whole: \(expected.map(\.bounds))")
+        let found = try strips.detect(in: long.frame)
+        #expect(found.count == expected.count, "read in strips: \(found.map(\.bounds))")
+        for box in expected {
+            #expect(found.contains { $0.bounds.intersectionOverUnion(box.bounds) > 0.95 }, "\(box.bounds) in \(found)")
+        }
+    }
+
     @Test func missingModelNamesMakeSetup() {
         let path = "/nonexistent/livescan-models/\(TextDetectorModel.fileName)"
         #expect {
@@ -251,6 +268,10 @@ func topSideAngle(_ quad: Bounds) -> Double {
         var count = 0
         #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_INVALID_ARGUMENT)
         #expect(CB_TextDetector_detect(handle, image, nil, &boxes, &count) == CB_INVALID_ARGUMENT)
+        options = CB_TextDetectorOptions_default()
+        options.max_input_pixels = 1000
+        #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_INVALID_ARGUMENT)
+        #expect(throws: ScanError.self) { try LearnedTextDetector(options: TextDetectorOptions(maxInputPixels: -1)) }
         options = CB_TextDetectorOptions_default()
         #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_OK)
         defer { CB_TextBoxes_free(boxes) }

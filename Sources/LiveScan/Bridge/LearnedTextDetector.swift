@@ -17,14 +17,20 @@ public struct TextDetectorOptions: Sendable, Equatable {
     /// than made and freed for each picture (default false: images come in many sizes, and the network's buffers,
     /// 150-277 MB, would stay beside the next picture's readers).
     public var keepsNetwork: Bool
+    /// The most pixels the network reads at once; a larger input is read as side-by-side strips with 128 columns
+    /// of overlap, their probability maps joined: the same scale, the network's buffers bounded (they grow with its
+    /// input: 150 MB at 960x544, 277 MB at 1312x736), the time the whole input's and the overlaps' (default 0: the
+    /// whole input at once).
+    public var maxInputPixels: Int
 
     public init(modelPath: String? = nil, shortSide: Int = 736, maxLongSide: Int = 2560, boxThreshold: Double = 0.5,
-                keepsNetwork: Bool = false) {
+                keepsNetwork: Bool = false, maxInputPixels: Int = 0) {
         self.modelPath = modelPath
         self.shortSide = shortSide
         self.maxLongSide = maxLongSide
         self.boxThreshold = boxThreshold
         self.keepsNetwork = keepsNetwork
+        self.maxInputPixels = maxInputPixels
     }
 }
 
@@ -63,6 +69,9 @@ public final class LearnedTextDetector: @unchecked Sendable {
         guard options.maxLongSide >= 32, options.maxLongSide <= 8192 else {
             throw ScanError.invalidParameter(parameter: "maxLongSide", reason: "must be 32...8192 pixels")
         }
+        guard options.maxInputPixels == 0 || options.maxInputPixels >= 32 * 32 else {
+            throw ScanError.invalidParameter(parameter: "maxInputPixels", reason: "must be 0 or at least 1024")
+        }
         guard options.boxThreshold >= 0, options.boxThreshold < 1 else {
             throw ScanError.invalidParameter(parameter: "boxThreshold", reason: "must be in 0..<1")
         }
@@ -94,6 +103,7 @@ public final class LearnedTextDetector: @unchecked Sendable {
         raw.max_long_side = Int32(options.maxLongSide)
         raw.box_threshold = Float(options.boxThreshold)
         raw.keeps_network = options.keepsNetwork ? 1 : 0
+        raw.max_input_pixels = Int32(options.maxInputPixels)
         return raw
     }
 

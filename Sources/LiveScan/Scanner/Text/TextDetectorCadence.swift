@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
 
-/// The learned text detector in a video or live scan (`TextBoxReader`). It finds scene text the
-/// edge locator misses, but costs hundreds of milliseconds a frame (about 320 ms at 960x544 on one core), so it
-/// runs every `interval` frames, on a thread of its own, on the frame of its turn; in between, and while it runs,
-/// each of its boxes is followed from frame to frame: its pixels are found again near where they were
-/// (`FollowedPixels`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
+/// The learned text detector in a video or live scan (`TextBoxReader`). It finds scene text the edge locator misses,
+/// but costs hundreds of milliseconds a frame (about 700 ms at 1312x736 on one core: 640 ms whole, and the overlap of
+/// its strips), so it runs every `interval` frames, on a thread of its own, on the frame of its turn; in between,
+/// and while it runs, each of its boxes is followed from frame to frame: its pixels are found again near where they
+/// were (`FollowedPixels`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
 /// pixels are not found again (it left the frame, was hidden, blurred) is dropped until a later turn finds it. The
 /// boxes of each turn replace the last turn's.
 ///
@@ -59,7 +59,8 @@ final class TextDetectorCadence {
     private var droppedAtTurn = 0
 
     /// A turn's boxes are taken this many frames after it in a video file: what a live scan at 30 fps sees of a
-    /// detector that takes about a third of a second.
+    /// detector that takes a third of a second (960x544; at 1312x736 a live scan's turn takes about twice that, so
+    /// a file's log is the one a machine twice this one's speed would give live).
     static let fileLag = 10
     /// The least normalised correlation at which a box's pixels count as found again. A line's pixels moved by a
     /// hand-held camera correlate above 0.9 from one frame to the next; half a line hidden or gone, below 0.7.
