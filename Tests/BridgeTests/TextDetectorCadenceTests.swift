@@ -112,6 +112,28 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(firstFound == 10 + TextDetectorCadence.fileLag)
     }
 
+    /// A cut to another view starts a turn at once, not at the interval, even where the edge locator finds nothing;
+    /// and a turn started before a cut is dropped when it is taken: its boxes are the old view's. Here a grey frame
+    /// cuts to the line on white paper at frame 12 (a turn at 12), which cuts at 17 to the same line on grey paper
+    /// (the turn of 12, taken at 22, would follow onto it: normalised correlation does not see the paper's grey). The
+    /// line is found by the turn started at 22, at 32.
+    @Test func aCutStartsATurnAtOnceAndDropsTheTurnBeforeIt() throws {
+        let onWhite = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0).frame
+        let onGrey = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, paper: 110).frame
+        let grey = try FrameImage(pixels: [UInt8](repeating: 110, count: onWhite.width * onWhite.height),
+                                  width: onWhite.width, height: onWhite.height, channels: 1)
+        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
+        defer { cadence.stop() }
+        var firstFound: Int?
+        for index in 0..<60 where firstFound == nil {
+            let image = index < 12 ? grey : index < 17 ? onWhite.image : onGrey.image
+            if try !cadence.lines(in: Frame(image: image, index: index, time: 0), located: []).isEmpty {
+                firstFound = index
+            }
+        }
+        #expect(firstFound == 22 + TextDetectorCadence.fileLag)
+    }
+
     /// A box whose line the edge locator found and Tesseract read surely in the turn's frame is left to the locator:
     /// the turn neither reads nor follows it. Where that line is not read surely, or beside a located region
     /// elsewhere, the same box is read and followed.

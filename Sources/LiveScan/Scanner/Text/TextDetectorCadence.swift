@@ -20,7 +20,9 @@ import Glibc
 /// A video file's scan takes a turn's boxes `fileLag` frames after that turn (waiting for them if need be), so that
 /// its event log does not depend on how fast the machine is; a live scan takes them in the first frame after they
 /// are ready, and its turns come less often while the source drops frames (the frame budget comes first). A turn
-/// comes early, after a quarter of the interval, when most of the edge locator's lines are new.
+/// comes early, after a quarter of the interval, when most of the edge locator's lines are new; and at once when the
+/// view changed (`ViewChange`: a cut, a turn to something else), the boxes of a turn started before that change
+/// dropped (they are the old view's).
 final class TextDetectorCadence {
     /// A box being followed: where it is now, what it read, and its pixels as they were cut.
     private struct FollowedBox {
@@ -57,6 +59,9 @@ final class TextDetectorCadence {
     private let droppedFrames: (() -> Int)?
     /// The live source's dropped frames when the last turn started.
     private var droppedAtTurn = 0
+    private var viewChange = ViewChange()
+    /// The last frame that showed another view than the frame before it.
+    private var newViewFrame: Int?
 
     /// A turn's boxes are taken this many frames after it in a video file: what a live scan at 30 fps sees of a
     /// detector that takes a third of a second (960x544; at 1312x736 a live scan's turn takes about twice that, so
@@ -89,13 +94,20 @@ final class TextDetectorCadence {
     /// edge locator's lines in this frame, which tell when the scene changed; `surelyRead`: those of them Tesseract
     /// reads surely (a turn leaves the boxes of the lines the locator keeps to it: `MotionTextReading.keepsLine`).
     func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = []) throws -> [DetectedLine] {
+        if try viewChange.isNewView(frame) {
+            newViewFrame = frame.index
+        }
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
-            followed = try turn.result.wait().compactMap { try carry($0, from: turn.frame, into: frame) }
+            let boxes = try turn.result.wait()
+            followed = try isViewNew(since: turn.frame.index) ? []
+                : boxes.compactMap { try carry($0, from: turn.frame, into: frame) }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
-        if turn == nil, sinceTurn >= currentInterval || sinceTurn >= currentInterval / 4 && isNewScene(located) {
+        if turn == nil, sinceTurn >= currentInterval || isViewNew(since: lastTurnFrame ?? -1)
+            || sinceTurn >= currentInterval / 4 && isNewScene(located)
+        {
             if let droppedFrames, sinceTurn != Int.max {
                 let dropped = droppedFrames()
                 let keptUp = Double(dropped - droppedAtTurn) <= Self.droppedShare * Double(sinceTurn)
@@ -107,6 +119,11 @@ final class TextDetectorCadence {
         }
         lastLocated = located
         return followed.map(\.line)
+    }
+
+    /// Whether the view changed after the frame `index`.
+    private func isViewNew(since index: Int) -> Bool {
+        newViewFrame.map { $0 > index } ?? false
     }
 
     /// Whether most of this frame's lines (at least 2) are new, touching none of the frame before's: the camera
