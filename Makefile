@@ -10,8 +10,8 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build install test test-sanitize fuzz format format-check demo bench bench-tracking bench-engines \
-	bench-accuracy bench-dev clean
+.PHONY: setup build install test test-slurm test-sanitize fuzz format format-check demo bench bench-tracking \
+	bench-engines bench-accuracy bench-dev clean
 
 setup:
 	@bash scripts/setup.sh
@@ -26,6 +26,12 @@ install: build
 
 test: setup
 	$(SWIFT) test
+
+# scripts/slurm/livescan-array.sh on a real Slurm: a throwaway one-node cluster (Debian's slurm-wlm and munge, own
+# key, socket, ports and state in a temporary folder, all stopped at the end) runs a 2-task array over 3 short videos,
+# whose logs must be a plain scan's, ids aside. Run as root (slurmd needs it); about 30 s after the build.
+test-slurm: build
+	@bash scripts/slurm/test-local-slurm.sh $(RELEASE_BIN)
 
 # AddressSanitizer over CBridge, the library and the tests that drive the real engines, and
 # UndefinedBehaviorSanitizer over the C++ (CBridge, SceneRender; swiftc has no UBSan on Linux; its handlers
