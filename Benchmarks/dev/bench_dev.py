@@ -215,7 +215,7 @@ def main(argv=None) -> int:
                   f"({report.DEFAULT_QUALITY}, text; scene_text_video.py): word recall and precision by "
                   f"score_realdata.py's rules; add latency: frames from a photo's first frame to each found word's",
                   scene_text_video.render(scene_text), ""]
-        verdicts += scene_text_video.verdicts(scene_text["video"], scene_text["stills"])
+        verdicts += scene_text_video.verdicts(scene_text["video"], scene_text["stills"], scene_text.get("focus"))
     lines += [report.render_verdict(verdicts), f"bench-dev: {seconds:.0f} s in all"]
     summary = "\n".join(lines)
     print()

@@ -205,6 +205,11 @@ class SceneTextVideoTests(unittest.TestCase):
         imprecise = scene_text_video.verdicts({"recall": 0.6, "precision": 0.7}, stills)
         self.assertEqual([passed for _, passed, _ in imprecise], [True, False])
         self.assertEqual([passed for _, passed, _ in scene_text_video.verdicts(None, stills)], [False])
+        late = scene_text_video.verdicts({"recall": 0.6, "precision": 0.8}, stills,
+                                         {"latency_p90": 11, "latency_median": 11})
+        self.assertEqual([passed for _, passed, _ in late], [True, True, False])
+        self.assertTrue(scene_text_video.verdicts({"recall": 0.6, "precision": 0.8}, stills,
+                                                  {"latency_p90": 10, "latency_median": 9})[2][1])
 
     def test_the_scans_end_does_not_remove_the_last_photos_items(self):
         log = [{"event": "start", "v": 1},
