@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real-time benchmark (issue 6): decode-only, LiveScan barcodes-only, zbarimg and ZXingReader over the same frames,
+# Real-time benchmark: decode-only, LiveScan barcodes-only, zbarimg and ZXingReader over the same frames,
 # LiveScan text+barcodes and per-frame tesseract with the CER of each, on generated 720p and 1080p videos; a live
 # 720p30 stream served by ffmpeg on 127.0.0.1 (processed fps, add latency); a soak run for RSS. All in one run by
 # Benchmarks/realtime/bench_realtime.py (figures and targets: score_realtime.py), which prints one report and writes

@@ -134,6 +134,26 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(firstFound == 22 + TextDetectorCadence.fileLag)
     }
 
+    /// A scene that becomes new while a turn reads an earlier frame is looked for as soon as that turn is done, not at
+    /// the next interval: here a line comes into view on the same page at frame 3 (too few cells change for a new
+    /// view), while the turn of frame 0 runs; the turn of frame 10, when that one is taken, finds it.
+    @Test func aNewSceneDuringATurnStartsTheNextWhenItIsDone() throws {
+        let line = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, margin: 200).frame
+        let page = try FrameImage(pixels: [UInt8](repeating: 255, count: line.width * line.height), width: line.width,
+                                  height: line.height, channels: 1)
+        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
+        defer { cadence.stop() }
+        let located = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30)]
+        var firstFound: Int?
+        for index in 0..<60 where firstFound == nil {
+            let frame = Frame(image: index < 3 ? page : line.image, index: index, time: 0)
+            if try !cadence.lines(in: frame, located: index < 3 ? [] : located).isEmpty {
+                firstFound = index
+            }
+        }
+        #expect(firstFound == 10 + TextDetectorCadence.fileLag)
+    }
+
     /// A box whose line the edge locator found and Tesseract read surely in the turn's frame is left to the locator:
     /// the turn neither reads nor follows it. Where that line is not read surely, or beside a located region
     /// elsewhere, the same box is read and followed.

@@ -20,7 +20,8 @@ import Glibc
 /// A video file's scan takes a turn's boxes `fileLag` frames after that turn (waiting for them if need be), so that
 /// its event log does not depend on how fast the machine is; a live scan takes them in the first frame after they
 /// are ready, and its turns come less often while the source drops frames (the frame budget comes first). A turn
-/// comes early, after a quarter of the interval, when most of the edge locator's lines are new; and at once when the
+/// comes early, after a quarter of the interval, when most of the edge locator's lines became new since the last
+/// (text came into view or into focus, even while that turn ran); and at once when the
 /// view changed (`ViewChange`: a cut, a turn to something else), the boxes of a turn started before that change
 /// dropped (they are the old view's).
 final class TextDetectorCadence {
@@ -62,6 +63,8 @@ final class TextDetectorCadence {
     private var viewChange = ViewChange()
     /// The last frame that showed another view than the frame before it.
     private var newViewFrame: Int?
+    /// The last frame in which most of the edge locator's lines were new.
+    private var newSceneFrame: Int?
 
     /// A turn's boxes are taken this many frames after it in a video file: what a live scan at 30 fps sees of a
     /// detector that takes a third of a second (960x544; at 1312x736 a live scan's turn takes about twice that, so
@@ -97,16 +100,22 @@ final class TextDetectorCadence {
         if try viewChange.isNewView(frame) {
             newViewFrame = frame.index
         }
+        // Noted in every frame, a turn running or not: text that comes into view (or into focus) while a turn reads
+        // an earlier frame is looked for when that turn is done.
+        if isNewScene(located) {
+            newSceneFrame = frame.index
+        }
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
             let boxes = try turn.result.wait()
-            followed = try isViewNew(since: turn.frame.index) ? []
+            followed = try Self.isLater(newViewFrame, than: turn.frame.index) ? []
                 : boxes.compactMap { try carry($0, from: turn.frame, into: frame) }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
-        if turn == nil, sinceTurn >= currentInterval || isViewNew(since: lastTurnFrame ?? -1)
-            || sinceTurn >= currentInterval / 4 && isNewScene(located)
+        let lastTurn = lastTurnFrame ?? -1
+        if turn == nil, sinceTurn >= currentInterval || Self.isLater(newViewFrame, than: lastTurn)
+            || sinceTurn >= currentInterval / 4 && Self.isLater(newSceneFrame, than: lastTurn)
         {
             if let droppedFrames, sinceTurn != Int.max {
                 let dropped = droppedFrames()
@@ -121,9 +130,9 @@ final class TextDetectorCadence {
         return followed.map(\.line)
     }
 
-    /// Whether the view changed after the frame `index`.
-    private func isViewNew(since index: Int) -> Bool {
-        newViewFrame.map { $0 > index } ?? false
+    /// Whether `frame` (nil: none) came after the frame `index`.
+    private static func isLater(_ frame: Int?, than index: Int) -> Bool {
+        frame.map { $0 > index } ?? false
     }
 
     /// Whether most of this frame's lines (at least 2) are new, touching none of the frame before's: the camera
