@@ -21,9 +21,8 @@ import Glibc
 /// its event log does not depend on how fast the machine is; a live scan takes them in the first frame after they
 /// are ready, and its turns come less often while the source drops frames (the frame budget comes first). A turn
 /// comes early, after a quarter of the interval, when most of the edge locator's lines became new since the last
-/// (text came into view or into focus, even while that turn ran); and at once when the
-/// view changed (`ViewChange`: a cut, a turn to something else), the boxes of a turn started before that change
-/// dropped (they are the old view's).
+/// (text came into view or into focus, even while that turn ran); and at once when the view changed (`ViewChange`: a
+/// cut, a turn to something else), the boxes of a turn started before that change dropped (they are the old view's).
 final class TextDetectorCadence {
     /// A box being followed: where it is now, what it read, and its pixels as they were cut.
     private struct FollowedBox {
