@@ -10,7 +10,7 @@ BENCH_DIR := $(BUILD_DIR)/bench
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: setup build install test test-slurm test-sanitize fuzz format format-check demo bench bench-tracking \
+.PHONY: setup build install test test-slurm test-browser test-sanitize fuzz format format-check demo bench bench-tracking \
 	bench-engines bench-accuracy bench-dev bench-archive clean
 
 setup:
@@ -32,6 +32,11 @@ test: setup
 # whose logs must be a plain scan's, ids aside. Run as root (slurmd needs it); about 30 s after the build.
 test-slurm: build
 	@bash scripts/slurm/test-local-slurm.sh $(RELEASE_BIN)
+
+# `livescan scan --serve` in headless Chromium (Debian's chromium, installed when missing): the picture updates, the
+# list shows the scene's payloads, clicks choose items (page and log agree), markup shows as text. About 20 s.
+test-browser: build
+	@bash scripts/live-view/test-browser.sh $(RELEASE_BIN)
 
 # AddressSanitizer over CBridge, the library and the tests that drive the real engines, and
 # UndefinedBehaviorSanitizer over the C++ (CBridge, SceneRender; swiftc has no UBSan on Linux; its handlers

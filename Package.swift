@@ -34,7 +34,10 @@ let package = Package(
         // LiveScan (Bridge, Scanner, Annotation) is built on it and on CBridge, and re-exports it.
         .target(name: "LiveScanCore", path: "Sources/LiveScanCore"),
         .target(name: "LiveScan", dependencies: ["LiveScanCore", "CBridge"], path: "Sources/LiveScan"),
-        .executableTarget(name: "livescan", dependencies: ["LiveScan"], path: "Sources/livescan"),
+        // `livescan scan --serve`'s HTTP side, in C over Debian's libmicrohttpd: the command's alone, so the
+        // library does not link an HTTP server.
+        .target(name: "CLiveViewServer", path: "CLiveViewServer", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .executableTarget(name: "livescan", dependencies: ["LiveScan", "CLiveViewServer"], path: "Sources/livescan"),
 
         // Synthetic scenes with exact ground truth, for the demo, the tests and the benchmarks.
         .target(

@@ -1,6 +1,7 @@
 #include "Internal.hpp"
 #include "OpenCVOnDemand.hpp"
 
+#include <opencv2/imgcodecs.hpp>  // cv::IMWRITE_JPEG_QUALITY only: imgcodecs is loaded on demand
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -224,6 +225,24 @@ extern "C" CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_
     CB_CATCH
 }
 
+extern "C" CB_Status CB_Image_copy_resized_rgb(const CB_Image *image, int width, int height, uint8_t *out,
+                                               size_t capacity) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out != nullptr, "CB_Image_copy_resized_rgb: NULL argument");
+    CB_REQUIRE(width > 0 && height > 0 && width <= 32768 && height <= 32768,
+               "CB_Image_copy_resized_rgb: size out of range");
+    CB_REQUIRE(capacity >= static_cast<size_t>(width) * static_cast<size_t>(height) * 3,
+               "CB_Image_copy_resized_rgb: buffer too small");
+    cv::Mat small;
+    cv::resize(image->bgr(), small, cv::Size(width, height), 0, 0, cv::INTER_AREA);
+    // Converted straight into the caller's buffer: a Mat of its size and type over it is written, not replaced.
+    cv::Mat rgb(height, width, CV_8UC3, out);
+    cv::cvtColor(small, rgb, cv::COLOR_BGR2RGB);
+    CV_Assert(rgb.data == out);
+    return CB_OK;
+    CB_CATCH
+}
+
 namespace {
 
 /// Writes `bytes` to a new file at `path` (replacing one there), every write and the closing checked; the reason
@@ -271,6 +290,32 @@ extern "C" CB_Status CB_Image_write(const CB_Image *image, const char *path) {
     return CB_OK;
     CB_CATCH
 }
+
+extern "C" CB_Status CB_Image_encode_jpeg(const CB_Image *image, int max_width, int quality, uint8_t **out_bytes,
+                                          size_t *out_count) {
+    CB_TRY
+    CB_REQUIRE(image != nullptr && out_bytes != nullptr && out_count != nullptr, "CB_Image_encode_jpeg: NULL argument");
+    CB_REQUIRE(max_width >= 0 && quality >= 1 && quality <= 100,
+               "CB_Image_encode_jpeg: max_width must be >= 0 and quality 1...100");
+    *out_bytes = nullptr;
+    *out_count = 0;
+    cv::Mat picture = image->bgr();
+    if (max_width > 0 && picture.cols > max_width) {
+        picture = cbridge::resized(picture, static_cast<double>(max_width) / picture.cols, cv::INTER_AREA);
+    }
+    const std::vector<uchar> bytes = cbridge::encodeImage(".jpg", picture, {cv::IMWRITE_JPEG_QUALITY, quality});
+    auto *copy = static_cast<uint8_t *>(std::malloc(bytes.empty() ? 1 : bytes.size()));
+    if (copy == nullptr) {
+        return cbridge::fail(CB_ENGINE_FAILED, "CB_Image_encode_jpeg: out of memory");
+    }
+    std::memcpy(copy, bytes.data(), bytes.size());
+    *out_bytes = copy;
+    *out_count = bytes.size();
+    return CB_OK;
+    CB_CATCH
+}
+
+extern "C" void CB_Bytes_free(uint8_t *bytes) { std::free(bytes); }
 
 extern "C" CB_Status CB_Image_sharpness(const CB_Image *image, double *out_sharpness) {
     CB_TRY

@@ -89,13 +89,13 @@ cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags) {
     return decode(bytes, flags);
 }
 
-std::vector<uchar> encodeImage(const std::string &extension, const cv::Mat &image) {
+std::vector<uchar> encodeImage(const std::string &extension, const cv::Mat &image, const std::vector<int> &parameters) {
     using Encode = decltype(&cv::imencode);
     static const auto encode = reinterpret_cast<Encode>(imgcodecs().symbol(
         "_ZN2cv8imencodeERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_11_InputArrayERSt6"
         "vectorIhSaIhEERKSB_IiSaIiEE"));
     std::vector<uchar> bytes;
-    if (!encode(extension, image, bytes, {})) {
+    if (!encode(extension, image, bytes, parameters)) {
         throw std::runtime_error("OpenCV could not encode the image as " + extension);
     }
     return bytes;

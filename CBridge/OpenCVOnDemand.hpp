@@ -21,10 +21,11 @@ std::string moduleLibrary(const std::string &module);
 /// cv::imdecode. Throws std::runtime_error (one line, naming the library) when imgcodecs cannot be loaded.
 cv::Mat decodeImage(const std::vector<uchar> &bytes, int flags);
 
-/// cv::imencode: `image` in the format `extension` (".png") names. Throws as decodeImage, and std::runtime_error
-/// when OpenCV cannot encode it. (cv::imwrite writes through stdio and checks no write: a PNG cut short by a full
-/// disk returned true.)
-std::vector<uchar> encodeImage(const std::string &extension, const cv::Mat &image);
+/// cv::imencode: `image` in the format `extension` (".png") names, with cv::imencode's `parameters`
+/// (cv::IMWRITE_JPEG_QUALITY, 80). Throws as decodeImage, and std::runtime_error when OpenCV cannot encode it.
+/// (cv::imwrite writes through stdio and checks no write: a PNG cut short by a full disk returned true.)
+std::vector<uchar> encodeImage(const std::string &extension, const cv::Mat &image,
+                               const std::vector<int> &parameters = {});
 
 /// A new cv::VideoCapture made by videoio, closed. Deleting it calls its own (virtual) destructor in videoio;
 /// every call on it goes through its virtual table, so nothing here links videoio. Throws as decodeImage when

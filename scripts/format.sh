@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Formats LiveScan's C and C++ (CBridge/, SceneRender/, Fuzz/) with clang-format and the repository's
-# .clang-format, in place; with --check, changes nothing and fails naming the files that are not formatted.
+# Formats LiveScan's C and C++ (CBridge/, SceneRender/, Fuzz/, CLiveViewServer/) with clang-format and the
+# repository's .clang-format, in place; with --check, changes nothing and fails naming the files that are not formatted.
 #
 #   scripts/format.sh [--check] [FILE...]     (default: every C/C++ file of those folders git knows or would add)
 #
@@ -48,7 +48,7 @@ else
     # Tracked files and new ones not yet added (but not ignored ones such as .build/).
     mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
         'CBridge/*.cpp' 'CBridge/*.hpp' 'CBridge/*.h' 'SceneRender/*.cpp' 'SceneRender/*.hpp' 'SceneRender/*.h' \
-        'Fuzz/*.cpp' 'Fuzz/*.hpp' 'Fuzz/*.h' | sort -u)
+        'Fuzz/*.cpp' 'Fuzz/*.hpp' 'Fuzz/*.h' 'CLiveViewServer/*.c' 'CLiveViewServer/*.h' | sort -u)
 fi
 
 if ! $check; then

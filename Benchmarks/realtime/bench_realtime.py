@@ -3,7 +3,7 @@
 tesseract on generated 720p and 1080p videos, a live 720p30 stream, and a soak run for memory.
 
     bench_realtime.py --bin .build/release --out .build/bench/realtime [--quick] [--live-seconds S]
-                      [--soak-seconds S] [--tesseract-every N]
+                      [--view-seconds S] [--soak-seconds S] [--tesseract-every N]
 
 Every figure comes from this one run: each tool is a child process of this script, timed from start to exit and its
 peak RSS read from its own rusage (os.wait4). Videos: the tracking-mixed scene (livescan-scenes, 1280x720 30 fps,
@@ -29,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import score_realtime as sr  # noqa: E402
+import view_cost  # noqa: E402
 from score_realtime import st  # noqa: E402
 
 OFFLINE_SCENE = "tracking-mixed"
@@ -55,7 +56,8 @@ class Children:
         self.running = []
 
     def start(self, command, **kwargs) -> subprocess.Popen:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, **kwargs)
+        kwargs.setdefault("stdin", subprocess.DEVNULL)
+        process = subprocess.Popen(command, **kwargs)
         self.running.append(process)
         return process
 
@@ -542,13 +544,16 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--quick", action="store_true", help="a short development run: 90 frames, 20 s live, 60 s soak")
     parser.add_argument("--live-seconds", type=float, help="length of the live run (default 60, quick 20)")
+    parser.add_argument("--view-seconds", type=float,
+                        help="each run of the live views' cost, 0 to skip (default 30, quick 15)")
     parser.add_argument("--soak-seconds", type=float, help="length of the soak run, 0 to skip (default 600, quick 60)")
     parser.add_argument("--tesseract-every", type=int, default=10, help="tesseract and CER on every N-th frame")
     args = parser.parse_args(argv)
     args.live_seconds = args.live_seconds if args.live_seconds is not None else (20 if args.quick else 60)
     args.soak_seconds = args.soak_seconds if args.soak_seconds is not None else (60 if args.quick else 600)
-    if args.live_seconds < 5 or args.soak_seconds < 0 or args.tesseract_every < 1:
-        parser.error("--live-seconds must be >= 5, --soak-seconds >= 0, --tesseract-every >= 1")
+    args.view_seconds = args.view_seconds if args.view_seconds is not None else (15 if args.quick else 30)
+    if args.live_seconds < 5 or args.soak_seconds < 0 or args.view_seconds < 0 or args.tesseract_every < 1:
+        parser.error("--live-seconds must be >= 5, --soak-seconds and --view-seconds >= 0, --tesseract-every >= 1")
 
     tools = {"ffmpeg": "ffmpeg", "zbarimg": "zbarimg", "zxingreader": "ZXingReader", "tesseract": "tesseract"}
     for attribute, name in tools.items():
@@ -603,6 +608,12 @@ def main(argv=None) -> int:
         live_truth = st.read_truth(live_truth_path)
         log(f"live: streaming {os.path.basename(live_video)} for {args.live_seconds:.0f} s")
         results["live"] = live_run(args, env, live_video, live_truth, args.live_seconds, 5, "live")
+        if args.view_seconds > 0:
+            log(f"live views' cost: the live stream plainly, with --serve and a viewer, with --preview, "
+                f"{args.view_seconds:.0f} s each")
+            tools = {"livescan": os.path.join(args.bin, "livescan"), "ffmpeg": args.ffmpeg, "children": CHILDREN,
+                     "free_port": free_port, "listening": listening}
+            results["view_cost"] = view_cost.view_cost(tools, live_video, args.view_seconds, args.out, env)
         if args.soak_seconds > 0:
             log(f"soak: streaming for {args.soak_seconds:.0f} s, RSS every 10 s")
             soak = live_run(args, env, live_video, live_truth, args.soak_seconds, 10, "soak")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
 import score_tracking as st  # noqa: E402
+import view_cost  # noqa: E402  (beside this file)
 
 # An add is credited to a ground-truth text line whose box it overlaps this much in the add's frame (barcodes are
 # identified by payload, the overlap only tells identical twins apart).
@@ -496,6 +497,8 @@ def evaluate_targets(results: dict) -> list:
         worst = max(peaks, key=lambda pair: pair[1], default=(None, None))
         add(f"RSS <= {limit:.0f} MB in every {which}", worst[1], "<=", limit,
             f"peak {st.fmt(worst[1], 0)} MB ({worst[0]})" if worst[0] else "n/a")
+    for label, passed, shown in view_cost.verdicts(results["view_cost"]) if results.get("view_cost") else []:
+        targets.append({"target": label, "value": None, "shown": shown, "verdict": "PASS" if passed else "FAIL"})
     soak = results.get("soak")
     if soak:
         trend = soak["rss"]
@@ -589,6 +592,9 @@ def render(results: dict) -> str:
                    f"median {st.fmt(lag['median_ms'], 0)} ms, p90 {st.fmt(lag['p90_ms'], 0)} ms, max "
                    f"{st.fmt(lag['max_ms'], 0)} ms; adds matching no appearance: {latency['unmatched_adds']}, second "
                    f"adds in one appearance: {latency['duplicate_adds']}")
+    if results.get("view_cost"):
+        out.append("")
+        out.extend(view_cost.render(results["view_cost"]))
     soak = results.get("soak")
     if soak:
         trend = soak["rss"]

@@ -379,6 +379,25 @@ class TargetTests(unittest.TestCase):
         self.assertIn("FAIL  720p: LiveScan barcodes-only >= 5x zbarimg", text)
         self.assertIn("FAIL  RSS <= 300 MB in every barcodes-only LiveScan run  (got n/a)", text)
 
+    def test_a_live_view_more_than_5_percent_slower_fails(self):
+        def run(fps, processed):
+            return {"processed": processed, "dropped": 900 - processed, "fps": fps, "cpu_cores": 1.5, "wall": 30,
+                    "end": "interrupted"}
+        runs = {"plain": run(30.0, 900), "serve": dict(run(29.0, 870), pictures_per_second=14.0,
+                                                       log_lines_streamed=500),
+                "preview": run(28.0, 840)}
+        for view in ("serve", "preview"):
+            runs[view]["slower"] = (30.0 - runs[view]["fps"]) / 30.0
+        results = {"videos": {}, "view_cost": {"seconds": 30, "cores": 2, "runs": runs, "target_slower": 0.05}}
+        verdicts = self.verdicts(results)
+        self.assertEqual(verdicts["live 720p30 with --serve <= 5% slower"], "PASS")  # 3.3 %
+        self.assertEqual(verdicts["live 720p30 with --preview <= 5% slower"], "FAIL")  # 6.7 %
+        results["targets"] = sr.evaluate_targets(results)
+        text = sr.render(results)
+        self.assertIn("--serve, 1 viewer", text)
+        self.assertIn("14.0 pictures/s", text)
+        self.assertIn("+6.7% slower", text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -50,6 +50,13 @@ CB_Status CB_Image_copy_gray(const CB_Image *image, uint8_t *out, size_t capacit
 CB_Status CB_Image_cell_means(const CB_Image *image, int cell, uint8_t *out, size_t capacity, int *out_columns,
                               int *out_rows);
 /**
+ * The picture resized to `width` x `height` (cv::resize, INTER_AREA: each pixel the mean of those it covers; a
+ * video frame is made BGR first, as for every colour use), as packed 8-bit RGB, row by row into `out`: a
+ * thumbnail to show, such as the live listing's terminal preview. Writes `width` * `height` * 3 bytes;
+ * CB_INVALID_ARGUMENT if `capacity` is smaller or a side is outside 1...32768.
+ */
+CB_Status CB_Image_copy_resized_rgb(const CB_Image *image, int width, int height, uint8_t *out, size_t capacity);
+/**
  * Copies the gray pixels of `rect` (clipped to the image) into a new image, `*out_patch`, to look for
  * later with CB_Image_locate_patch. CB_INVALID_ARGUMENT when nothing of `rect` is inside the image.
  * Free with CB_Image_delete.
@@ -68,6 +75,14 @@ CB_Status CB_Image_locate_patch(const CB_Image *patch, const CB_Image *image, CB
  * closing are checked: CB_OPEN_FAILED with the system's reason when one fails (a full disk).
  */
 CB_Status CB_Image_write(const CB_Image *image, const char *path);
+/**
+ * Encodes as JPEG in memory (cv::imencode, `quality` 1...100), first scaled down (INTER_AREA) to at most
+ * `max_width` pixels wide when it is wider (0: as it is): a picture to show, as a live view sends it. The bytes,
+ * `*out_count` of them, are the caller's: free them with CB_Bytes_free.
+ */
+CB_Status CB_Image_encode_jpeg(const CB_Image *image, int max_width, int quality, uint8_t **out_bytes,
+                               size_t *out_count);
+void CB_Bytes_free(uint8_t *bytes);
 
 #ifdef __cplusplus
 }

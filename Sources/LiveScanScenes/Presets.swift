@@ -11,6 +11,7 @@ package enum ScenePreset: String, CaseIterable, Sendable {
     case trackingText = "tracking-text"
     case trackingMixed = "tracking-mixed"
     case handheldLabels = "handheld-labels"
+    case liveView = "live-view"
 
     /// One line for `livescan-scenes list`.
     package var summary: String {
@@ -26,6 +27,9 @@ package enum ScenePreset: String, CaseIterable, Sendable {
         case .handheldLabels:
             "1280x720, 30 fps, 5 s: a hand-held pan with shake over labels (framed, pale, monospace, two side by "
                 + "side), 2 QR, a slow Code 128 and an EAN-13 on textured ground"
+        case .liveView:
+            "640x360, 30 fps, 15 s: a URL QR and a QR holding markup (`markupPayload`), drifting slowly: what the live "
+                + "view must show as text"
         }
     }
 
@@ -39,7 +43,25 @@ package enum ScenePreset: String, CaseIterable, Sendable {
         case .trackingText: Self.makeTrackingText()
         case .trackingMixed: Self.makeTrackingMixed()
         case .handheldLabels: Self.makeHandheldLabels()
+        case .liveView: Self.makeLiveView()
         }
+    }
+
+    /// The live-view preset's second code: markup that would run script if a page inserted it as HTML.
+    package static let markupPayload =
+        #"<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>"#
+
+    /// The live-view preset's first code.
+    package static let liveViewURL = "https://livescan.example/view"
+
+    private static func makeLiveView() -> Scene {
+        Scene(name: "live-view", width: 640, height: 360, fps: 30, frameCount: 450, background: .paper,
+              items: [
+                  .barcode("qr-url", .qr, liveViewURL, moduleSize: 4, at: point(170, 180), velocity: velocity(0.1, 0)),
+                  .barcode("qr-markup", .qr, markupPayload, moduleSize: 4, at: point(470, 180),
+                           velocity: velocity(-0.1, 0)),
+              ],
+              noiseSigma: 2, seed: 5)
     }
 
     /// Light paper with a visible texture and pencil-grey stray lines: edges everywhere for a text localiser to

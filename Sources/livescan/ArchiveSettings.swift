@@ -31,6 +31,8 @@ struct ArchiveSettings {
         "--changes": "an archive scan prints no findings (livescan report DIR reads them)",
         "--names": "an archive scan prints no findings (livescan report DIR reads them)",
         "--no-listing": "an archive scan shows no listing",
+        "--serve": "it shows one scan",
+        "--serve-token": "it goes with --serve, which shows one scan",
     ]
 
     /// The settings of an archive scan, nil when `--out` is not given (then `--jobs` and `--redo` are errors).

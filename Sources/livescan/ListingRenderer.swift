@@ -20,6 +20,9 @@ struct ListingState {
     var guidance: String?
     /// `--roi`, in pixels: named in the header.
     var regionOfInterest: Bounds?
+    /// `--preview`: whether the picture was asked for, and the latest (nil until the first frame's).
+    var showsPreview = false
+    var preview: PreviewPicture?
 
     /// The item selected after `key` among `ids` (in the listing's order), `selected` before it: one row up or down,
     /// a page (`page` rows, what the screen shows) up or down, the first or the last, kept within the list.
@@ -53,7 +56,9 @@ enum ListingRenderer {
         return items > rows ? rows - 1 : rows
     }
 
-    static func render(_ state: ListingState, width: Int, height: Int, color: Bool) -> [String] {
+    /// The listing's lines; `note` (why `--preview` is off) starts the footer's message line, before the last key's
+    /// message, short enough to stay whole on a narrow terminal where a title line is cut.
+    static func render(_ state: ListingState, width: Int, height: Int, color: Bool, note: String? = nil) -> [String] {
         let width = max(width, 20), height = max(height, 6)
         let columns = Columns(width: width)
         var lines = [fit(titleLine(state), width), fit(statusLine(state), width)]
@@ -64,9 +69,53 @@ enum ListingRenderer {
         while lines.count < height - 2 {
             lines.append("")
         }
-        lines.append(fit(state.message.map { TerminalSafeText.escape($0) } ?? "", width))
+        lines.append(fit([note, state.message.map { TerminalSafeText.escape($0) }].compactMap { $0 }
+            .joined(separator: "  "), width))
         lines.append(fit(footerKeys, width))
         return lines
+    }
+
+    /// The whole screen: with `--preview` shown, the picture at the top and the listing in the lines it leaves;
+    /// else the listing alone, its footer saying why the preview is off when it was asked for.
+    static func screen(_ state: ListingState, width: Int, height: Int, color: Bool) -> ListingScreen {
+        switch previewLayout(state, width: width, height: height, color: color) {
+        case nil:
+            return ListingScreen(lines: render(state, width: width, height: height, color: color))
+        case let .off(reason)?:
+            return ListingScreen(lines: render(state, width: width, height: height, color: color,
+                                               note: "preview off: " + reason))
+        case let .shown(_, rows)?:
+            return ListingScreen(preview: previewArea(state, width: width, height: height, color: color),
+                                 lines: render(state, width: width, height: height - rows, color: color),
+                                 listingTop: rows)
+        }
+    }
+
+    /// Where `--preview`'s picture goes on a `width` x `height` terminal: from the top row, centred; nil when it is
+    /// not shown.
+    static func previewArea(_ state: ListingState, width: Int, height: Int, color: Bool) -> PreviewArea? {
+        guard case let .shown(columns, rows)? = previewLayout(state, width: width, height: height, color: color) else {
+            return nil
+        }
+        return PreviewArea(columns: columns, rows: rows, left: (width - columns) / 2)
+    }
+
+    /// Where `--preview`'s picture goes on a `width` x `height` terminal, for the latest picture's frame size (the
+    /// source's before the first); nil when it was not asked for.
+    static func previewLayout(_ state: ListingState, width: Int, height: Int, color: Bool) -> TerminalPreview.Layout? {
+        guard state.showsPreview else { return nil }
+        let frame = state.preview.map { (width: $0.frameWidth, height: $0.frameHeight) }
+            ?? (width: state.source.width, height: state.source.height)
+        return TerminalPreview.layout(terminalWidth: width, terminalHeight: height, frameWidth: frame.width,
+                                      frameHeight: frame.height, color: color)
+    }
+
+    /// The lines the listing itself has on a `height`-line terminal: all of them, or those the preview leaves.
+    static func listingHeight(_ state: ListingState, width: Int, height: Int, color: Bool) -> Int {
+        if case let .shown(_, rows)? = previewLayout(state, width: width, height: height, color: color) {
+            return height - rows
+        }
+        return height
     }
 
     /// The source, its size and rate, and the region of interest.
@@ -153,4 +202,22 @@ enum ListingRenderer {
              pad(fit(age, 6), 6), fit(position, 9)].joined(separator: " ")
         }
     }
+}
+
+/// Where `--preview`'s picture goes: `columns` x `rows` cells from the top row, the first in column `left` (0-based:
+/// centred).
+struct PreviewArea: Equatable {
+    let columns: Int
+    let rows: Int
+    let left: Int
+}
+
+/// One redraw of the live listing: where `--preview`'s picture goes (`TerminalPreview.grid` draws it there, and
+/// only when it changed), and the listing's lines under it.
+struct ListingScreen {
+    /// nil when the picture is not shown.
+    var preview: PreviewArea?
+    /// The listing's lines, the first on 0-based row `listingTop`.
+    var lines: [String]
+    var listingTop = 0
 }

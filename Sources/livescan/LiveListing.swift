@@ -3,17 +3,31 @@ import LiveScan
 
 /// The full-screen listing shown while scanning when stdout is a terminal: redrawn in place (only
 /// the lines that changed), resized on SIGWINCH, driven by keys: arrows select, Enter acts on the
-/// selected item, `s` saves a snapshot, `p` pauses, `q` quits.
+/// selected item, `s` saves a snapshot, `p` pauses, `q` quits. With `--preview`, the picture above it
+/// (`TerminalPreview`), made and drawn off the scan's thread.
 final class LiveListing: ScanPresenter, @unchecked Sendable {
     private let terminal = Terminal()
     private let scanner: DataScanner
     private let source: FrameSource
     private let opensURLs: Bool
     private let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    private let previewColors = PreviewColorMode(environment: ProcessInfo.processInfo.environment)
+    /// Keeps `state` and what else the threads share; held only to read or change them.
     private let lock = NSLock()
+    /// Keeps the terminal and what it shows (`drawn`, `drawnTop`, `drawnPreview`, `lastDraw`): held while a screen is
+    /// worked out and written. Taken before `lock` when both are, never after.
+    private let outputLock = NSLock()
     private var state: ListingState
     private var drawn: [String] = []
+    private var drawnTop = 0
+    /// `--preview`: the picture the screen shows (`PreviewPicture.identity`), where, and its cells as shown (nil: not
+    /// known, all to be drawn).
+    private var drawnPreview: (picture: [Int]?, area: PreviewArea, grid: PreviewGrid)?
     private var lastDraw = Date.distantPast
+    private var lastPreview = Date.distantPast
+    /// `--preview`'s pictures are made and drawn here, one at a time (`previewPending`), off the scan's thread.
+    private let previewQueue = DispatchQueue(label: "LiveScan.preview", qos: .utility)
+    private var previewPending = false
     private var started = Date()
     private var latestFrame: Frame?
     private var keyReader: Thread?
@@ -25,19 +39,25 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     /// restored.
     private(set) var found: [RecognizedItem] = []
 
-    init(scanner: DataScanner, source: FrameSource, opensURLs: Bool, regionOfInterest: Bounds?) {
+    /// `preview`: `--preview`, the picture drawn above the listing.
+    init(scanner: DataScanner, source: FrameSource, opensURLs: Bool, regionOfInterest: Bounds?, preview: Bool = false) {
         self.scanner = scanner
         self.source = source
         self.opensURLs = opensURLs
         state = ListingState(source: source.info)
         state.regionOfInterest = regionOfInterest
+        state.showsPreview = preview
     }
 
     func start() {
         terminal.enter()
         signal(SIGWINCH, SIG_IGN)
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        resize.setEventHandler { [weak self] in self?.redraw(force: true) }
+        resize.setEventHandler { [weak self] in
+            // The picture at its new size, from the frame already there (the scan may be paused), drawn with the rest.
+            self?.refreshPreview(draws: false)
+            self?.redraw(force: true)
+        }
         resize.resume()
         resizeSource = resize
         signal(SIGTSTP, SIG_IGN)
@@ -92,7 +112,63 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
             state.items = items
             state.processingRate = Double(state.framesProcessed) / max(Date().timeIntervalSince(started), 0.001)
         }
+        schedulePreview()
         redraw(force: false)
+    }
+
+    /// `--preview`: a picture of the newest frame, at most 10 times a second (more than a person follows), made and
+    /// drawn on `previewQueue` so that the scan's thread never waits for the downscale or the drawing; one at a
+    /// time, the frames that come meanwhile passed over.
+    private func schedulePreview() {
+        let now = Date()
+        let due: Bool = lock.withLock {
+            guard state.showsPreview, running, !previewPending, now.timeIntervalSince(lastPreview) >= 0.1 else {
+                return false
+            }
+            previewPending = true
+            lastPreview = now
+            return true
+        }
+        guard due else { return }
+        previewQueue.async { [weak self] in
+            self?.refreshPreview(draws: true)
+            self?.lock.withLock { self?.previewPending = false }
+        }
+    }
+
+    /// Makes `--preview`'s picture: the latest frame downscaled in CBridge to the size the terminal gives it now,
+    /// with the items at that frame; and with `draws`, puts it on the screen at once (the cells that changed).
+    private func refreshPreview(draws: Bool) {
+        let latest: (frame: Frame, items: [RecognizedItem])? = lock.withLock {
+            guard state.showsPreview, running, let frame = latestFrame else { return nil }
+            return (frame, state.items)
+        }
+        guard let latest else { return }
+        let size = Terminal.size
+        guard case let .shown(columns, rows) = TerminalPreview.layout(
+            terminalWidth: size.width, terminalHeight: size.height, frameWidth: latest.frame.width,
+            frameHeight: latest.frame.height, color: color) else { return }
+        do {
+            let rgb = try latest.frame.bridgeImage().resizedRGBPixels(width: columns, height: 2 * rows)
+            let picture = PreviewPicture(width: columns, height: 2 * rows, rgb: rgb, frameIndex: latest.frame.index,
+                                         frameWidth: latest.frame.width, frameHeight: latest.frame.height,
+                                         items: latest.items)
+            guard draws else {
+                lock.withLock { state.preview = picture }
+                return
+            }
+            // Stored only with the terminal held, so that the picture is drawn here, not by the scan's thread.
+            outputLock.lock()
+            defer { outputLock.unlock() }
+            guard let shown = lock.withLock({ () -> ListingState? in
+                state.preview = picture
+                return running ? state : nil
+            }) else { return }
+            let area = ListingRenderer.previewArea(shown, width: size.width, height: size.height, color: color)
+            terminal.write(previewUpdate(shown, area: area, force: false))
+        } catch {
+            lock.withLock { state.message = "preview failed: \(error)" }
+        }
     }
 
     func guidanceChanged(_ guidance: ScanGuidance?) {
@@ -101,7 +177,8 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     }
 
     func finished(_ outcome: ScanOutcome) {
-        lock.withLock { running = false }
+        // With the terminal held: a screen being written is finished first, and none is written after.
+        outputLock.withLock { lock.withLock { running = false } }
         resizeSource?.cancel()
         suspendSource?.cancel()
         continueSource?.cancel()
@@ -113,38 +190,67 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
     /// stops it: it cannot be blocked on the thread that sends it, as SIGTSTP can, nor caught. It may take
     /// effect only after `kill` has returned, so taking the terminal again waits for SIGCONT, not for `kill`.
     private func suspend() {
-        terminal.restore()
+        outputLock.withLock { terminal.restore() }
         kill(getpid(), SIGSTOP)
     }
 
     /// Continued (fg, or SIGCONT): the listing takes the terminal again, if it still runs and had given it back.
     private func proceed() {
         guard lock.withLock({ running }) else { return }
-        terminal.enter()
+        outputLock.withLock { terminal.enter() }
         redraw(force: true)
     }
 
     // MARK: - Drawing
 
     private func redraw(force: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard running else { return }
+        // The scan's thread redraws after every frame: it does not wait while a picture is written (`refreshPreview`,
+        // perhaps to a terminal at the end of a slow link), and leaves the redraw to a later frame. A key, a resize or
+        // a continue waits.
+        if force {
+            outputLock.lock()
+        } else if !outputLock.try() {
+            return
+        }
+        defer { outputLock.unlock() }
+        guard let state = lock.withLock({ running ? state : nil }) else { return }
         let now = Date()
         // A file decodes faster than a person reads: 15 redraws a second are plenty.
         guard force || now.timeIntervalSince(lastDraw) >= 1.0 / 15 else { return }
         lastDraw = now
         let size = Terminal.size
-        let lines = ListingRenderer.render(state, width: size.width, height: size.height, color: color)
-        if force || drawn.count != lines.count {
+        let screen = ListingRenderer.screen(state, width: size.width, height: size.height, color: color)
+        var output = previewUpdate(state, area: screen.preview, force: force)
+        let lines = screen.lines
+        if force || drawn.count != lines.count || drawnTop != screen.listingTop {
             drawn = Array(repeating: "\u{0}", count: lines.count)
         }
-        var output = ""
         for (row, line) in lines.enumerated() where drawn[row] != line {
-            output += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[K"
+            output += "\u{1B}[\(screen.listingTop + row + 1);1H" + line + "\u{1B}[K"
         }
         drawn = lines
+        drawnTop = screen.listingTop
         terminal.write(output)
+    }
+
+    /// What brings `--preview`'s picture on the screen up to date, for `state` and `outputLock` held: nothing when
+    /// neither the picture nor its place changed (the listing's redraws, after `refreshPreview` drew it), else the
+    /// cells that changed (all of them after `force`).
+    private func previewUpdate(_ state: ListingState, area: PreviewArea?, force: Bool) -> String {
+        guard let area else {
+            drawnPreview = nil
+            return ""
+        }
+        let picture = state.preview
+        if !force, let drawnPreview, drawnPreview.area == area, drawnPreview.picture == picture?.identity {
+            return ""
+        }
+        let grid = TerminalPreview.grid(picture, regionOfInterest: state.regionOfInterest, columns: area.columns,
+                                        rows: area.rows)
+        let known = force || drawnPreview?.area != area ? nil : drawnPreview?.grid
+        let update = grid.updates(from: known, mode: previewColors, top: 0, left: area.left)
+        drawnPreview = (picture?.identity, area, update.shown)
+        return update.output
     }
 
     // MARK: - Keys
@@ -159,7 +265,9 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         switch key {
         case .up, .down, .pageUp, .pageDown, .home, .end:
             lock.withLock {
-                let page = ListingRenderer.itemRows(height: Terminal.size.height, items: state.items.count)
+                let size = Terminal.size
+                let height = ListingRenderer.listingHeight(state, width: size.width, height: size.height, color: color)
+                let page = ListingRenderer.itemRows(height: height, items: state.items.count)
                 state.selected = ListingState.selection(after: key, in: state.items.map(\.id), selected: state.selected,
                                                         page: page)
             }
@@ -190,7 +298,8 @@ final class LiveListing: ScanPresenter, @unchecked Sendable {
         let value = item.value
         // OSC 52 asks the terminal to set its clipboard; the value travels base64-encoded, so nothing in it can
         // act on the terminal.
-        terminal.write("\u{1B}]52;c;\(Data(value.utf8).base64EncodedString())\u{07}")
+        let clipboard = "\u{1B}]52;c;\(Data(value.utf8).base64EncodedString())\u{07}"
+        outputLock.withLock { terminal.write(clipboard) }
         var message = "copied to the clipboard (OSC 52): \(value)"
         if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), opensURLs {
             message = "URL copied" + (open(value) ? " and opened: " : " (xdg-open not available): ") + value

@@ -29,6 +29,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     var scanTracker = TrackerConfiguration()
     private var activeScanner: DataScanner?
     var presenters: [ScanPresenter] = []
+    /// `--serve`: the live view of the current scan.
+    private var liveView: LiveView?
+    /// The last frame delivered, where a tap made after it is logged.
+    var lastFrame: (index: Int, time: Double, file: String?) = (0, 0, nil)
     private let lock = NSLock()
 
     init(options: ScanOptions) {
@@ -141,12 +145,32 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             }
             region = inFrame
         }
-        // Only now, with the source open: a source that fails to open leaves the previous log as it was.
-        if let eventsPath = options.eventsPath, eventLog == nil {
+        if let serve = options.serve, liveView == nil {
             do {
-                eventLog = EventLogWriter(output: try LineOutput(eventLogAt: eventsPath,
-                                                                 replacingAnyFile: options.replacesAnyFile),
-                                          escapesForTerminal: eventsPath == "-" && Terminal.isInteractive)
+                liveView = try LiveView(settings: serve, regionOfInterest: region) { [weak self] item in
+                    self?.tap(on: item) ?? false
+                }
+            } catch let error as UsageError {
+                source.close()
+                return .ended(.stopped(Diagnostics.usage(error)))
+            } catch {
+                source.close()
+                return .ended(.stopped(Diagnostics.fail(error, code: .inputError)))
+            }
+        }
+        // Only now, with the source open: a source that fails to open leaves the previous log as it was.
+        if eventLog == nil, options.eventsPath != nil || liveView != nil {
+            do {
+                var file: LineOutput?
+                if let eventsPath = options.eventsPath {
+                    file = try LineOutput(eventLogAt: eventsPath, replacingAnyFile: options.replacesAnyFile)
+                }
+                var copy: (@Sendable (String) -> Void)?
+                if let liveView {
+                    copy = { line in liveView.logLine(line) }
+                }
+                eventLog = EventLogWriter(output: file, escapesForTerminal: options.eventsPath == "-"
+                    && Terminal.isInteractive, copy: copy)
             } catch {
                 return .ended(.stopped(Diagnostics.fail(error, code: .inputError)))
             }
@@ -176,7 +200,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         scanTracker = scanner.trackerConfiguration(for: source)
         scanner.delegate = self
         let listing = showsListing
-            ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region)
+            ? LiveListing(scanner: scanner, source: source, opensURLs: options.opensURLs, regionOfInterest: region,
+                          preview: options.preview)
             : nil
         presenters = makePresenters(listing: listing, source: source.info, kind: opened.kind)
         let annotated = options.annotatePath.map {
@@ -184,6 +209,13 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
         }
         if let annotated {
             presenters.append(annotated)
+        }
+        if let liveView, let serve = options.serve {
+            presenters.append(liveView)
+            liveView.start()
+            if !options.quiet {
+                Diagnostics.printError("Serving the live view at \(serve.url(port: liveView.port))")
+            }
         }
         return ConfiguredScan(scanner: scanner, listing: listing, annotated: annotated)
     }
@@ -196,6 +228,8 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
             try? FindingLines(output: standardOutput, raw: options.raw, names: names(source.info))
                 .print(listing.found, file: nil)
         }
+        // Viewers get the log to its end line before the command exits.
+        liveView?.close()
         do {
             try scan.annotated?.finish()
         } catch {
@@ -228,8 +262,7 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
     /// The listing takes the screen when stdout is a terminal and a video is scanned, unless line output
     /// was asked for.
     private func wantsListing(isImages: Bool) -> Bool {
-        Terminal.canShowListing && !isImages && !options.raw && !options.once && !options.changes
-            && !options.noListing && !options.quiet && options.eventsPath != "-"
+        Terminal.canShowListing && !isImages && options.listingTurnedOffBy == nil
     }
 
     private func makePresenters(listing: LiveListing?, source: SourceInfo, kind: SourceKind) -> [ScanPresenter] {
@@ -326,6 +359,11 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
 
     private func interrupt() {
         lock.withLock { activeScanner }?.requestStop(.interrupted)
+    }
+
+    /// A viewer chose `item`: VisionKit's tap, on the running scan; false when none runs.
+    private func tap(on item: RecognizedItem) -> Bool {
+        lock.withLock { activeScanner }?.tap(on: item) ?? false
     }
 
     /// An output failed: the scan stops, `stopped` when a reader went away (it had what it wanted), `error`

@@ -46,6 +46,7 @@ extension ScanCommand {
 
     func dataScanner(_ dataScanner: DataScanner, didProcess frame: Frame, allItems: [RecognizedItem]) {
         do {
+            lastFrame = (frame.index, frame.time, frame.file)
             if pictureSize.width != frame.width || pictureSize.height != frame.height {
                 // A stream changed resolution: bounds from here on are in the new size's pixels.
                 pictureSize = (frame.width, frame.height)
@@ -79,6 +80,15 @@ extension ScanCommand {
                 Diagnostics.printError(erase + "Note: \(name): reconnected after \(outage) s without frames ("
                     + TerminalSafeText.escape(reconnection.reason) + ")")
             }
+        }
+    }
+
+    /// A viewer's choice (the listing's Enter, a click in the live view): logged after the frame it was made in.
+    func dataScanner(_ dataScanner: DataScanner, didTapOn item: RecognizedItem) {
+        do {
+            try eventLog?.tapped(item, frameIndex: lastFrame.index, time: lastFrame.time, file: lastFrame.file)
+        } catch {
+            recordOutputError(error, scanner: dataScanner)
         }
     }
 

@@ -94,6 +94,22 @@ struct ScanOption {
             names: ["--open"], value: nil, help: ["in the listing, Enter opens URLs with xdg-open"],
             documented: "in the listing, Enter opens a URL with `xdg-open`", appliesTo: [.video, .camera, .stream]),
         ScanOption(
+            names: ["--preview"], value: nil,
+            help: ["in the listing, draw the picture above the items in",
+                   "colour half blocks, each item outlined with its id"],
+            documented: "in the live listing, draw the picture the scanner sees above the items, for a terminal with no "
+                + "display (over SSH): Unicode half blocks (`▀`, two pixels a character cell) in 24-bit colour when "
+                + "`COLORTERM` is `truecolor` or `24bit`, else in xterm's 256 colours; every item outlined in "
+                + "`--annotate`'s colours (barcodes green, text orange) with its short id beside it, `--roi` in light "
+                + "blue. It keeps the frame's shape, follows terminal resizes and leaves the listing 13 lines (8 "
+                + "rows of items); it is taken from the newest frame at most 10 times a second, downscaled by OpenCV, "
+                + "and only the cells that changed are redrawn. Off, the listing's footer saying why, under `NO_COLOR` "
+                + "and on a terminal smaller than 40x20. Where there is no listing (standard output not a terminal, "
+                + "`TERM=dumb`) it does nothing, as the listing itself, so a script may pass it always; with an option "
+                + "that turns the listing off (`--no-listing`, `--raw`, `--once`, `--changes`, `-q`, `--events -`) "
+                + "or with `--out` it is a usage error",
+            appliesTo: [.video, .camera, .stream]),
+        ScanOption(
             names: ["--no-listing"], value: nil, help: ["print lines even when standard output is a terminal"],
             documented: "line output even when standard output is a terminal"),
         ScanOption(
@@ -111,6 +127,26 @@ struct ScanOption {
                 + "file; refused when it is the source. Frames of a stream that changes resolution are fitted into the "
                 + "first size. Several images and folders of images are one scan (a video of them all, or the last "
                 + "image); with a video, camera or stream among several SOURCEs it is refused"),
+        ScanOption(
+            names: ["--serve"], value: "[HOST:]PORT",
+            help: ["serve the live view while scanning: the picture with",
+                   "its items, the event log as it is written (default host",
+                   "127.0.0.1; port 0 picks a free one)"],
+            documented: "serve the live view over HTTP while scanning ([live-view.md](live-view.md)): `/` a page with the "
+                + "live picture, every item's quad, short id and label drawn over it, the list of items and the "
+                + "selected item's value and actions (a click is VisionKit's tap, logged as a `tap` event); `/events` "
+                + "the event log as it is written, as Server-Sent Events; `/items` the current items as JSON; "
+                + "`/frame.jpg` the latest picture. GET only. The host defaults to `127.0.0.1` (`[::1]:8080` for IPv6); "
+                + "any other than loopback needs `--serve-token`. Port 0 picks a free port; the address is printed on "
+                + "standard error. A port in use is a usage error. The scan never waits for a viewer",
+            appliesTo: [.video, .camera, .stream]),
+        ScanOption(
+            names: ["--serve-token"], value: "TOKEN",
+            help: ["with --serve: ask every request for TOKEN (?token=);", "needed for a host other than loopback"],
+            documented: "with `--serve`: every request must carry `TOKEN`, as `?token=TOKEN` (the page's own requests "
+                + "do, when it was opened with it) or `Authorization: Bearer TOKEN`; refused (401) otherwise. Needed "
+                + "when `--serve` names a host other than loopback",
+            appliesTo: [.video, .camera, .stream]),
         ScanOption(
             names: ["--every"], value: "N", help: ["video files: scan every N-th frame only"],
             documented: "video files: scan every N-th frame only (frame numbers in the log stay the file's)",

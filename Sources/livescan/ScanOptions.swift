@@ -31,6 +31,8 @@ struct ScanOptions {
     var opensURLs = false
     /// Line output even when stdout is a terminal.
     var noListing = false
+    /// `--preview`: the live listing draws the picture, its items outlined, above their rows (`TerminalPreview`).
+    var preview = false
     /// `--names`: each line starts with the file it was found in (`labels/1.png: qr:...`).
     var names = false
     /// Cameras: the size and rate to ask for.
@@ -49,6 +51,8 @@ struct ScanOptions {
     /// Write the frames with highlighted items: a video, or for an image extension the last frame.
     var annotatePath: String?
     var eventsPath: String?
+    /// `--serve [HOST:]PORT` and `--serve-token`: the live view, served while the scan runs; nil when not asked for.
+    var serve: ServeSettings?
     /// `--force`: `--events` may replace a file that is not an event log.
     var replacesAnyFile = false
     /// `--roi`: only items whose centre lies in it.
@@ -75,6 +79,7 @@ struct ScanOptions {
         try readSwitches(parsed)
         try readLiveSettings(parsed)
         try readOutputs(parsed)
+        try checkPreview()
         if archive == nil {
             // An archive scan checks its inputs, once folders and globs are expanded (`ArchiveScan`).
             try Self.checkOptionsApply(parsed.given, to: sources)
@@ -115,6 +120,7 @@ struct ScanOptions {
         once = parsed.has("--once")
         opensURLs = parsed.has("--open")
         noListing = parsed.has("--no-listing")
+        preview = parsed.has("--preview")
         names = parsed.has("--names")
         reconnect = parsed.has("--reconnect")
         realtime = parsed.has("--realtime")
@@ -162,6 +168,32 @@ struct ScanOptions {
         }
         if eventsPath != nil {
             try Self.requireOneScan(scans, for: "--events records")
+        }
+        serve = try ServeSettings(address: parsed.value("--serve"), token: parsed.value("--serve-token"))
+        if serve != nil {
+            try Self.requireOneScan(scans, for: "--serve shows")
+        }
+    }
+
+    /// The first option that turns the live listing off, by its name (line output asked for, or standard output
+    /// taken by the event log); nil when none does. The listing's rule (`ScanCommand.wantsListing`) and `--preview`'s
+    /// refusal both read it here.
+    var listingTurnedOffBy: String? {
+        let turningOff = [("--no-listing", noListing), ("--raw", raw), ("--once", once), ("--changes", changes),
+                          ("--quiet", quiet), ("--events -", eventsPath == "-")]
+        return turningOff.first { $0.1 }?.0
+    }
+
+    /// `--preview` draws in the live listing: refused where there will be none, whatever the terminal (an archive
+    /// scan, an option that turns it off), so a mistake is said before anything is scanned. Where only the
+    /// terminal lacks (a pipe, `TERM=dumb`) it is ignored, as the listing is: a script may pass it always.
+    private func checkPreview() throws {
+        guard preview else { return }
+        if archive != nil {
+            throw UsageError(message: "--preview does not go with --out: an archive scan shows no listing")
+        }
+        if let option = listingTurnedOffBy {
+            throw UsageError(message: "--preview draws in the live listing, which \(option) turns off")
         }
     }
 

@@ -134,6 +134,36 @@ import Testing
         #expect(report.items.isEmpty && report.totals.eventsPerType["reconnect"] == 1)
     }
 
+    /// A viewer's choice (VisionKit's tap) is a line with the item as a change line gives it (added within v1): read
+    /// back, counted by the report, and no change to the item's row.
+    @Test func tapLineNamesTheChosenItemAsItWas() throws {
+        let item = barcode(Data("https://example.com".utf8), string: "https://example.com")
+        let add = EventLog.changeLines(ScanChanges(frameIndex: 3, time: 0.1, added: [item], updated: [], removed: [],
+                                                   allItems: [item]))[0]
+        let line = EventLog.tapLine(item, frameIndex: 9, time: 0.3)
+        #expect(line.hasPrefix(#"{"event":"tap","frame":9,"time":0.3,"id":""#))
+        // From the id on, the same fields as the add line's.
+        #expect(line[line.range(of: #""id""#)!.lowerBound...] == add[add.range(of: #""id""#)!.lowerBound...])
+        let log = #"{"event":"start","v":1,"source":"x.mp4","width":4,"height":4,"fps":30,"config":{}}"#
+            + "\n" + add + "\n" + line + "\n"
+        let report = EventLogReport(EventLogReader(data: Data(log.utf8)))
+        #expect(report.totals.eventsPerType["tap"] == 1)
+        #expect(report.items.count == 1 && report.items[0].updates == 0 && report.items[0].lastFrame == 3)
+    }
+
+    /// `--serve`'s /items: the frame, its size and the items, each with the fields of a change line.
+    @Test func itemsDocumentGivesTheFrameAndEachItemsFields() throws {
+        let item = barcode(Data("A1".utf8), string: "A1")
+        let document = try parse(EventLog.itemsDocument([item], frameIndex: 5, time: 0.2, width: 640, height: 360,
+                                                        regionOfInterest: Bounds(x: 1, y: 2, width: 3, height: 4)))
+        #expect(document["frame"] as? Int == 5 && document["width"] as? Int == 640)
+        #expect(document["region_of_interest"] as? [Double] == [1, 2, 3, 4])
+        let items = try #require(document["items"] as? [[String: Any]])
+        #expect(items.count == 1 && items[0]["payload"] as? String == "A1" && items[0]["event"] == nil)
+        #expect(items[0]["id"] as? String == id.uuidString.lowercased())
+        #expect((items[0]["bounds"] as? [[Double]]) == [[1, 2], [11, 2], [11, 22], [1, 22]])
+    }
+
     @Test func readerCountsGarbageAndATruncatedLastLine() {
         let log = """
         {"event":"start","v":1,"source":"x","width":4,"height":4,"fps":30,"config":{}}

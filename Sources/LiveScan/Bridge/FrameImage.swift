@@ -85,6 +85,23 @@ public final class FrameImage: @unchecked Sendable {
         return gray
     }
 
+    /// The picture resized to `width` x `height` (`cv::resize` with INTER_AREA: each pixel the mean of those it
+    /// covers), as packed 8-bit RGB, `width * height * 3` bytes, row by row (`CB_Image_copy_resized_rgb`): a
+    /// thumbnail to show, made in CBridge so a caller never loops over a full frame's pixels. Throws
+    /// `ScanError.invalidParameter` when a side is outside 1...32768.
+    public func resizedRGBPixels(width: Int, height: Int) throws -> [UInt8] {
+        guard (1...32768).contains(width), (1...32768).contains(height) else {
+            throw ScanError.invalidParameter(parameter: "width, height",
+                                             reason: "\(width)x\(height): each side must be 1...32768 pixels")
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        try rgb.withUnsafeMutableBufferPointer { buffer in
+            try check(CB_Image_copy_resized_rgb(handle, Int32(width), Int32(height), buffer.baseAddress,
+                                                buffer.count)) { .engineFailure($0) }
+        }
+        return rgb
+    }
+
     /// The mean gray of every `cell` x `cell` block, row by row (`CB_Image_cell_means`); blocks cut by the
     /// right or bottom edge are left out.
     func cellMeans(cell: Int) throws -> (means: [UInt8], columns: Int, rows: Int) {
@@ -126,6 +143,18 @@ public final class FrameImage: @unchecked Sendable {
     /// Encodes the image to `path`; the extension picks the format (`cv::imwrite`).
     public func write(to path: String) throws {
         try check(CB_Image_write(handle, path)) { .outputFailed(path: path, reason: $0) }
+    }
+
+    /// The picture as a JPEG file's bytes, scaled down to at most `maxWidth` pixels wide (nil: as it is), at
+    /// `quality` 1...100 (`CB_Image_encode_jpeg`): a picture to show.
+    public func jpegData(maxWidth: Int? = nil, quality: Int = 80) throws -> Data {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        try check(CB_Image_encode_jpeg(handle, Int32(clamping: maxWidth ?? 0), Int32(clamping: quality), &bytes,
+                                       &count)) { .invalidParameter(parameter: "jpeg", reason: $0) }
+        defer { CB_Bytes_free(bytes) }
+        guard let bytes else { throw ScanError.engineFailure("CB_Image_encode_jpeg returned no bytes") }
+        return Data(bytes: bytes, count: count)
     }
 }
 

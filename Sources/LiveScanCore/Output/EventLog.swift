@@ -26,6 +26,9 @@ import Foundation
 /// - a camera or stream that stopped and was reopened (`--reconnect`): `{"event":"reconnect","frame":N,"time":T,
 ///   "outage":S,"reason":R}`: frame N is the first from the reopened source, S the seconds without frames
 ///   (wall clock, from the failure to the reopening), R why it stopped (added within v1)
+/// - the user chose an item (VisionKit's tap: the listing's Enter, a click in `--serve`'s page):
+///   `{"event":"tap","frame":N,"time":T[,"file":F],"id":UUID,...}` with the item's fields as a change line has
+///   them, as it was when chosen; frame N is the last frame delivered before the tap (added within v1)
 /// - last line: `{"event":"end","frame":N,"time":T,"reason":"eof"|"stopped"|"interrupted"|"error",
 ///   "frames_processed":P,"frames_dropped":D[,"frames_undecodable":U][,"error":E]}`: `eof` the source ended,
 ///   `stopped` the app asked (`--once`, the output's reader left), `interrupted` a signal, `error` the source, an
@@ -37,7 +40,7 @@ public enum EventLog {
 
     /// The kinds of line, as written in `event`.
     public enum EventName: String, Sendable, CaseIterable {
-        case start, add, update, remove, resize, reconnect, end
+        case start, add, update, remove, resize, reconnect, tap, end
     }
 
     /// The start line's `config`: what the scan was asked to do, in this order:
@@ -140,6 +143,43 @@ public enum EventLog {
             + changes.updated.map { changeLine(.update, $0, changes, file: file) }
     }
 
+    /// The line saying that the user chose `item` after frame `frameIndex` (`DataScannerDelegate`'s `didTapOn`).
+    public static func tapLine(_ item: RecognizedItem, frameIndex: Int, time: Double, file: String? = nil,
+                               source: String? = nil) -> String {
+        var line = JSONLine()
+        line.add("event", EventName.tap.rawValue)
+        line.add("frame", frameIndex)
+        line.add("time", time)
+        if let file, file != source {
+            line.add("file", file)
+        }
+        addItemFields(item, to: &line)
+        return line.text
+    }
+
+    /// The items in view after frame `frameIndex`, as `--serve`'s /items serves them:
+    /// `{"frame":N,"time":T,"width":W,"height":H[,"region_of_interest":[x,y,w,h]],"items":[{"id":...}, ...]}`, each
+    /// item with the fields a change line gives it (`id` to `seen_time`).
+    public static func itemsDocument(_ items: [RecognizedItem], frameIndex: Int, time: Double, width: Int,
+                                     height: Int, regionOfInterest: Bounds? = nil) -> String {
+        var document = JSONLine()
+        document.add("frame", frameIndex)
+        document.add("time", time)
+        document.add("width", width)
+        document.add("height", height)
+        if let box = regionOfInterest?.boundingBox {
+            document.add("region_of_interest",
+                         numbers: [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY])
+        }
+        let objects = items.map { item in
+            var object = JSONLine()
+            addItemFields(item, to: &object)
+            return object.text
+        }
+        document.add("items", raw: JSONLine.array(objects))
+        return document.text
+    }
+
     /// The end line.
     public static func endLine(_ outcome: ScanOutcome) -> String {
         var line = JSONLine()
@@ -186,6 +226,12 @@ public enum EventLog {
         if let file {
             line.add("file", file)
         }
+        addItemFields(item, to: &line)
+        return line.text
+    }
+
+    /// An item's fields, from `id` to `seen_time`, as every line and document that names an item gives them.
+    private static func addItemFields(_ item: RecognizedItem, to line: inout JSONLine) {
         line.add("id", item.id.uuidString.lowercased())
         switch item {
         case let .barcode(barcode):
@@ -209,6 +255,5 @@ public enum EventLog {
         line.add("bounds", raw: JSONLine.array(corners))
         line.add("seen_frame", item.frameIndex)
         line.add("seen_time", item.time)
-        return line.text
     }
 }

@@ -140,7 +140,8 @@ public struct EventLogReport: Sendable, Equatable {
                 // Logs joined end to end: the last end line is the one that closes the report.
                 endLine = record
                 return
-            case .resize, .reconnect:
+            case .resize, .reconnect, .tap:
+                // A tap repeats an item's state as the user chose it: it changes nothing the report counts.
                 return
             case .add, .update, .remove:
                 break
@@ -220,7 +221,7 @@ extension EventLogReport.Item {
             updates += 1
         case .remove:
             removed = true
-        case .start, .resize, .reconnect, .end:
+        case .start, .resize, .reconnect, .tap, .end:
             break
         }
     }
