@@ -12,6 +12,9 @@ default_packages=(
     cmake g++ python3-pip  # to fetch and build zxing-cpp 3.1.1 (below); Debian's libzxing-dev is 1.4
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # FFmpeg 5.1: video files and streams
     fonts-dejavu-core      # the real font generated scenes render their text lines with
+    fonts-wqy-microhei     # ... and their Chinese, Japanese and Korean lines
+    # Tesseract's Japanese, Chinese, Korean, Russian and Arabic: a rendered test reads each script (12 MB in all)
+    tesseract-ocr-jpn tesseract-ocr-chi-sim tesseract-ocr-kor tesseract-ocr-rus tesseract-ocr-ara
     ffmpeg                 # tests serve live streams on 127.0.0.1 with it
     tmux                   # tests drive the live listing's --preview in it
     libmicrohttpd-dev      # the HTTP server of scan --serve (the live view)

@@ -166,7 +166,8 @@ final class Font {
 
     init(path: String) throws {
         var made: OpaquePointer?
-        try check(SR_Font_new(path, &made), "missing scene font (Debian package fonts-dejavu-core)")
+        try check(SR_Font_new(path, &made),
+                  "missing scene font \(path) (Debian packages fonts-dejavu-core, fonts-wqy-microhei)")
         guard let made else {
             throw SceneError.engine("SR_Font_new returned no font")
         }

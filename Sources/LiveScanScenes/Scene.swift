@@ -43,18 +43,19 @@ package struct SceneColor: Hashable, Sendable {
     package static let white = SceneColor(gray: 255)
 }
 
-/// The typefaces a text line can use: DejaVu, from Debian's fonts-dejavu-core.
+/// The typefaces a text line can use: DejaVu, from Debian's fonts-dejavu-core (Latin, Greek, Cyrillic, Arabic), and
+/// for Chinese, Japanese and Korean WenQuanYi Micro Hei, from Debian's fonts-wqy-microhei.
 package enum SceneFont: String, CaseIterable, Sendable {
     case sans = "DejaVuSans.ttf"
     case sansBold = "DejaVuSans-Bold.ttf"
     case serif = "DejaVuSerif.ttf"
     case mono = "DejaVuSansMono.ttf"
+    case cjk = "wqy-microhei.ttc"
 
-    /// Where Debian 12's fonts-dejavu-core installs the faces.
-    package static let directory = "/usr/share/fonts/truetype/dejavu"
-
-    /// The font file.
-    package var path: String { "\(SceneFont.directory)/\(rawValue)" }
+    /// The font file, where Debian 12's package installs it.
+    package var path: String {
+        self == .cjk ? "/usr/share/fonts/truetype/wqy/\(rawValue)" : "/usr/share/fonts/truetype/dejavu/\(rawValue)"
+    }
 }
 
 /// What an item shows.

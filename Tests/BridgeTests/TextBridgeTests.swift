@@ -72,10 +72,11 @@ import LiveScanScenes
                 && !message.contains("apt install")
         }
         #expect {
-            _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["jpn"]))
+            // Not installed by `make setup` (it installs Japanese and Simplified Chinese among others: ScriptTests).
+            _ = try TesseractTextRecognizer(options: TextRecognizerOptions(languages: ["chi_tra"]))
         } throws: { error in
             guard case let ScanError.modelMissing(message) = error else { return false }
-            return message.contains("jpn.traineddata") && message.contains("apt install tesseract-ocr-jpn")
+            return message.contains("chi_tra.traineddata") && message.contains("apt install tesseract-ocr-chi-tra")
         }
     }
 

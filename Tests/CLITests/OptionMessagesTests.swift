@@ -59,8 +59,8 @@ import LiveScanScenes
             let line = result.errorLines.first ?? ""
             #expect(line.contains("unknown language '\(language)'") && !line.contains("apt install"), "\(line)")
         }
-        let japanese = try Livescan.run(["scan", "--languages", "ja-JP", image])
-        #expect(japanese.errorLines.first?.contains("apt install tesseract-ocr-jpn") == true,
-                "\(japanese.errorLines)")
+        let traditional = try Livescan.run(["scan", "--languages", "zh-Hant", image])
+        #expect(traditional.errorLines.first?.contains("apt install tesseract-ocr-chi-tra") == true,
+                "\(traditional.errorLines)")
     }
 }

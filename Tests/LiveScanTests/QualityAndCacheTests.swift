@@ -243,3 +243,27 @@ import Testing
         #expect(QualityLevel.allCases.map(\.barcodeWholeReadInterval) == [nil, 30, nil])
     }
 }
+
+/// A box's words joined as their reader spaced them: Tesseract's words in Chinese, Japanese and Korean are runs of a
+/// word's characters, which joined at every word read `서 울 역 에 서`.
+@Suite struct WordSpacingTests {
+    func words(_ texts: [String]) -> [DetectedLineReading.Word] {
+        texts.enumerated().map { index, text in
+            DetectedLineReading.Word(text: text, confidence: 0.9,
+                                     bounds: Bounds(x: Double(index) * 40, y: 0, width: 36, height: 30))
+        }
+    }
+
+    @Test func wordsAreJoinedWhereTheirLineHasASpace() {
+        var korean = words(["서울", "역", "에서", "만나요"])
+        DetectedLineReading.Word.markSpaces(&korean, asIn: "서울역에서 만나요")
+        #expect(DetectedLineReading.line(korean) == "서울역에서 만나요")
+        var english = words(["Order", "4711", "ships"])
+        DetectedLineReading.Word.markSpaces(&english, asIn: "Order  4711 ships")
+        #expect(DetectedLineReading.line(english) == "Order 4711 ships")
+        // A word the line's text does not hold keeps its space; the first word never leans on another reader's.
+        var odd = words(["東京", "駅", "の"])
+        DetectedLineReading.Word.markSpaces(&odd, asIn: "東京X駅")
+        #expect(odd.map(\.spaceBefore) == [true, false, true])
+    }
+}

@@ -34,8 +34,11 @@ public struct LearnedReading: Sendable, Equatable {
 public final class LearnedLineReader: @unchecked Sendable {
     private let handle: OpaquePointer
 
-    /// The Tesseract languages whose script the recogniser reads: with any other, text is Tesseract's alone.
-    public static let languages: Set<String> = ["eng"]
+    /// The Tesseract languages whose script the recogniser reads (its dictionary: 15,908 Han characters, kana, Latin):
+    /// with any other, text is Tesseract's alone. 12 rendered Japanese and 12 Chinese sign lines, character error
+    /// rate with Tesseract alone and with both: 0.359 -> 0.016 and 0.614 -> 0.000. Other Latin-script languages are
+    /// not in it yet: nothing here measured its vote on them.
+    public static let languages: Set<String> = ["eng", "chi_sim", "chi_tra", "jpn"]
 
     /// Loads the model from `folder` (nil: where `ModelFiles.locate` finds it): `ScanError.modelMissing` names
     /// `make setup` when it is not installed.

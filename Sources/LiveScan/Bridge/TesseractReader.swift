@@ -81,11 +81,12 @@ final class TesseractEngine {
         defer { CB_TextLines_free(lines, count) }
         guard let lines, count > 0 else { return nil }
         let best = (0..<count).map { lines[$0] }.max { $0.confidence < $1.confidence }!
-        let words = (0..<best.word_count).map { index in
+        var words = (0..<best.word_count).map { index in
             DetectedLineReading.Word(text: String(cString: best.words[index].text),
                                      confidence: Double(best.words[index].confidence) / 100,
                                      bounds: Bounds(best.words[index].quad))
         }
+        DetectedLineReading.Word.markSpaces(&words, asIn: String(cString: best.text))
         // The detector names a box's corners by where they lie (PaddleOCR's order); Tesseract's line box, mapped
         // back from the crop as it was read (turned a quarter when the box is tall), runs the way the line reads.
         return words.isEmpty ? nil : DetectedLineReading(region: region.cornersNamed(along: Bounds(best.quad)),

@@ -10,7 +10,7 @@ extension DetectedLineReading {
     {
         let kept = learned.map { agreedWords(with: $0, holdsText: holdsText) }
             ?? words.filter { $0.confidence >= minimumWordConfidence }
-        let transcript = kept.map(\.text).joined(separator: " ")
+        let transcript = Self.line(kept)
         let confidence = Self.meanConfidence(learned == nil ? words : kept)
         guard !kept.isEmpty, confidence >= minimumConfidence, TextPlausibility.isPlausibleLine(transcript) else {
             return nil
@@ -59,7 +59,11 @@ extension DetectedLineReading {
             // `Soup.`), unless Tesseract saw more words in them.
             let sure = max(tesseractSure, learnedSure)
             let chosen = group.tesseract.count > learnedWords.count ? group.tesseract : learnedWords
-            return chosen.map { Word(text: $0.text, confidence: max($0.confidence, sure), bounds: $0.bounds) }
+            return chosen.map { word in
+                var surer = word
+                surer.confidence = max(word.confidence, sure)
+                return surer
+            }
         }
     }
 
