@@ -150,12 +150,10 @@ final class ScanCommand: DataScannerDelegate, @unchecked Sendable {
                 liveView = try LiveView(settings: serve, regionOfInterest: region) { [weak self] item in
                     self?.tap(on: item) ?? false
                 }
-            } catch let error as UsageError {
-                source.close()
-                return .ended(.stopped(Diagnostics.usage(error)))
             } catch {
+                // A port in use or a host not this machine's: one line, exit 2 (no usage: the options were right).
                 source.close()
-                return .ended(.stopped(Diagnostics.fail(error, code: .inputError)))
+                return .ended(.stopped(Diagnostics.fail(error, code: error is UsageError ? .usage : .inputError)))
             }
         }
         // Only now, with the source open: a source that fails to open leaves the previous log as it was.

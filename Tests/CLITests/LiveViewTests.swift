@@ -187,7 +187,7 @@ final class ServingScan {
         let port = Int(UInt16(bigEndian: address.sin_port))
         let result = try Livescan.run(["scan", video.path, "--serve", "\(port)"])
         #expect(result.status == 2)
-        #expect(result.errorLines.first == "Error: --serve: cannot listen on 127.0.0.1:\(port): Address already in use")
+        #expect(result.errorLines == ["Error: --serve: cannot listen on 127.0.0.1:\(port): Address already in use"])
     }
 
     @Test(arguments: [

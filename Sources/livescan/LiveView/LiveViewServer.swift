@@ -12,7 +12,6 @@ final class LiveViewServer: @unchecked Sendable {
     /// The port bound: the one asked for, or the one chosen for port 0.
     let port: Int
 
-
     /// Binds and starts serving `page`. Throws `UsageError` when the address cannot be had (a port in use, a host
     /// that is not this machine's), `ScanError.outputFailed` when the server cannot start.
     init(settings: ServeSettings, page: String, maxViewers: Int = 16, onTap: @escaping @Sendable (String) -> Bool)
