@@ -125,11 +125,14 @@ static enum MHD_Result answer_text(struct MHD_Connection *connection, unsigned s
     return answer(connection, status, "text/plain; charset=utf-8", text, strlen(text), NULL);
 }
 
+/* `slot` as it is now; with `names_frame`, the frame its bytes show in an X-Frame header. */
 static enum MHD_Result answer_copy(struct MHD_Connection *connection, LVS_Store *store, const LVS_Bytes *slot,
-                                   const char *type, const char *missing, const char *frame) {
+                                   const char *type, const char *missing, int names_frame) {
     LVS_Bytes copy = lvs_store_copy(store, slot);
     if (copy.bytes == NULL) return answer_text(connection, MHD_HTTP_SERVICE_UNAVAILABLE, missing);
-    enum MHD_Result queued = answer(connection, MHD_HTTP_OK, type, copy.bytes, copy.length, frame);
+    char frame[24];
+    snprintf(frame, sizeof frame, "%lld", (long long)copy.frame);
+    enum MHD_Result queued = answer(connection, MHD_HTTP_OK, type, copy.bytes, copy.length, names_frame ? frame : NULL);
     free(copy.bytes);
     return queued;
 }
@@ -165,12 +168,9 @@ static enum MHD_Result answer_picture(struct MHD_Connection *connection, LVS_Ser
     LVS_Store *store = &server->store;
     pthread_mutex_lock(&store->lock);
     store->picture_requested = 1;
-    int64_t frame = store->picture_frame;
     pthread_cond_broadcast(&store->changed);
     pthread_mutex_unlock(&store->lock);
-    char frame_text[24];
-    snprintf(frame_text, sizeof frame_text, "%lld", (long long)frame);
-    return answer_copy(connection, store, &store->picture, "image/jpeg", "no picture yet\n", frame_text);
+    return answer_copy(connection, store, &store->picture, "image/jpeg", "no picture yet\n", 1);
 }
 
 static enum MHD_Result answer_tap(struct MHD_Connection *connection, LVS_Server *server) {
@@ -205,7 +205,7 @@ static enum MHD_Result handle(void *context, struct MHD_Connection *connection, 
     }
     if (strcmp(url, "/events") == 0) return answer_events(connection, server);
     if (strcmp(url, "/items") == 0) {
-        return answer_copy(connection, store, &store->items, "application/json", "no items yet\n", NULL);
+        return answer_copy(connection, store, &store->items, "application/json", "no items yet\n", 0);
     }
     if (strcmp(url, "/frame.jpg") == 0) return answer_picture(connection, server);
     if (strcmp(url, "/tap") == 0) return answer_tap(connection, server);
@@ -322,16 +322,14 @@ LVS_Status LVS_Server_add_log_line(LVS_Server *server, const char *line, size_t 
 
 LVS_Status LVS_Server_set_items(LVS_Server *server, const char *json, size_t length) {
     if (server == NULL || json == NULL) return LVS_INVALID_ARGUMENT;
-    return lvs_store_replace(&server->store, &server->store.items, json, length) == 0 ? LVS_OK : LVS_START_FAILED;
+    return lvs_store_replace(&server->store, &server->store.items, json, length, -1) == 0 ? LVS_OK : LVS_START_FAILED;
 }
 
 LVS_Status LVS_Server_set_picture(LVS_Server *server, const uint8_t *jpeg, size_t length, int64_t frame) {
     if (server == NULL || jpeg == NULL) return LVS_INVALID_ARGUMENT;
-    if (lvs_store_replace(&server->store, &server->store.picture, jpeg, length) != 0) return LVS_START_FAILED;
-    pthread_mutex_lock(&server->store.lock);
-    server->store.picture_frame = frame;
-    pthread_mutex_unlock(&server->store.lock);
-    return LVS_OK;
+    // The picture and its frame are swapped together: a viewer never gets one frame's picture named as another's.
+    return lvs_store_replace(&server->store, &server->store.picture, jpeg, length, frame) == 0 ? LVS_OK
+                                                                                               : LVS_START_FAILED;
 }
 
 int LVS_Server_wait_for_picture_request(LVS_Server *server, int timeout_ms) {

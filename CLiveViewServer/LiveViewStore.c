@@ -25,7 +25,6 @@ int lvs_store_init(LVS_Store *store) {
         pthread_cond_destroy(&store->changed);
         return -1;
     }
-    store->picture_frame = -1;
     return 0;
 }
 
@@ -66,7 +65,7 @@ int lvs_store_add_line(LVS_Store *store, const char *line, size_t length) {
         store->lines = grown;
         store->line_capacity = capacity;
     }
-    store->lines[store->line_count++] = (LVS_Bytes){copy, length};
+    store->lines[store->line_count++] = (LVS_Bytes){copy, length, -1};
     if (store->line_count == 1) {
         store->first_kept = 1;  // the start line is never dropped
     } else {
@@ -78,13 +77,13 @@ int lvs_store_add_line(LVS_Store *store, const char *line, size_t length) {
     return 0;
 }
 
-int lvs_store_replace(LVS_Store *store, LVS_Bytes *slot, const void *bytes, size_t length) {
+int lvs_store_replace(LVS_Store *store, LVS_Bytes *slot, const void *bytes, size_t length, int64_t frame) {
     char *copy = malloc(length > 0 ? length : 1);
     if (copy == NULL) return -1;
     memcpy(copy, bytes, length);
     pthread_mutex_lock(&store->lock);
     char *old = slot->bytes;
-    *slot = (LVS_Bytes){copy, length};
+    *slot = (LVS_Bytes){copy, length, frame};
     pthread_mutex_unlock(&store->lock);
     free(old);
     return 0;
@@ -92,7 +91,7 @@ int lvs_store_replace(LVS_Store *store, LVS_Bytes *slot, const void *bytes, size
 
 LVS_Bytes lvs_store_copy(LVS_Store *store, const LVS_Bytes *slot) {
     pthread_mutex_lock(&store->lock);
-    LVS_Bytes copy = {NULL, 0};
+    LVS_Bytes copy = {NULL, 0, slot->frame};
     if (slot->bytes != NULL && (copy.bytes = malloc(slot->length > 0 ? slot->length : 1)) != NULL) {
         memcpy(copy.bytes, slot->bytes, slot->length);
         copy.length = slot->length;

@@ -15,6 +15,7 @@
 typedef struct LVS_Bytes {
     char *bytes;
     size_t length;
+    int64_t frame; /* the frame the bytes show (a picture, the items), swapped and copied with them; -1 else */
 } LVS_Bytes;
 
 typedef struct LVS_Store {
@@ -26,7 +27,6 @@ typedef struct LVS_Store {
     size_t open_streams; /* event streams being served, for LVS_Server_drain */
     LVS_Bytes items;
     LVS_Bytes picture;
-    int64_t picture_frame;
     int picture_requested;
 } LVS_Store;
 
@@ -34,8 +34,9 @@ int lvs_store_init(LVS_Store *store);
 void lvs_store_destroy(LVS_Store *store);
 /* Each returns 0, or -1 when memory ran out (the store is then unchanged). */
 int lvs_store_add_line(LVS_Store *store, const char *line, size_t length);
-int lvs_store_replace(LVS_Store *store, LVS_Bytes *slot, const void *bytes, size_t length);
-/* A copy of `slot` taken under the lock, for a response; {NULL, 0} when it is empty or memory ran out. */
+int lvs_store_replace(LVS_Store *store, LVS_Bytes *slot, const void *bytes, size_t length, int64_t frame);
+/* A copy of `slot` (its bytes and frame) taken under the lock, for a response; no bytes when it is empty or memory
+ * ran out. */
 LVS_Bytes lvs_store_copy(LVS_Store *store, const LVS_Bytes *slot);
 
 /* One viewer's place in the log, for /events. */

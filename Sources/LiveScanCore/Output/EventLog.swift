@@ -91,8 +91,8 @@ public enum EventLog {
                 knobs.add(name, value)
             }
             object.add("tracker", raw: knobs.text)
-            if let box = regionOfInterest?.boundingBox {
-                object.add("region_of_interest", numbers: [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY])
+            if let regionOfInterest {
+                object.add("region_of_interest", numbers: EventLog.rectangle(regionOfInterest))
             }
             return object.text
         }
@@ -167,9 +167,8 @@ public enum EventLog {
         document.add("time", time)
         document.add("width", width)
         document.add("height", height)
-        if let box = regionOfInterest?.boundingBox {
-            document.add("region_of_interest",
-                         numbers: [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY])
+        if let regionOfInterest {
+            document.add("region_of_interest", numbers: rectangle(regionOfInterest))
         }
         let objects = items.map { item in
             var object = JSONLine()
@@ -178,6 +177,12 @@ public enum EventLog {
         }
         document.add("items", raw: JSONLine.array(objects))
         return document.text
+    }
+
+    /// A region of interest as the start line's config and /items give it: `[x, y, width, height]` of its box.
+    private static func rectangle(_ region: Bounds) -> [Double] {
+        let box = region.boundingBox
+        return [box.minX, box.minY, box.maxX - box.minX, box.maxY - box.minY]
     }
 
     /// The end line.

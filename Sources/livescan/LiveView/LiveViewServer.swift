@@ -69,22 +69,12 @@ final class LiveViewServer: @unchecked Sendable {
 
     /// One more line of the event log for /events.
     func addLogLine(_ line: String) {
-        var line = line
-        whileServing {
-            line.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { _ = LVS_Server_add_log_line(server, $0.baseAddress, $0.count) }
-            }
-        }
+        whileServing(with: line) { LVS_Server_add_log_line(server, $0, $1) }
     }
 
     /// What /items serves from now on.
     func setItems(_ json: String) {
-        var json = json
-        whileServing {
-            json.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { _ = LVS_Server_set_items(server, $0.baseAddress, $0.count) }
-            }
-        }
+        whileServing(with: json) { LVS_Server_set_items(server, $0, $1) }
     }
 
     /// What /frame.jpg serves from now on: frame `frame`'s picture.
@@ -113,6 +103,16 @@ final class LiveViewServer: @unchecked Sendable {
         lock.withLock {
             if !stopped {
                 body()
+            }
+        }
+    }
+
+    /// `whileServing`, handing `text`'s UTF-8 bytes and their count to a call that copies them.
+    private func whileServing(with text: String, _ call: (UnsafePointer<CChar>?, Int) -> LVS_Status) {
+        var text = text
+        whileServing {
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { _ = call($0.baseAddress, $0.count) }
             }
         }
     }
