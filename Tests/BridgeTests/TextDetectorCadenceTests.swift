@@ -82,6 +82,8 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
                 #expect(characterErrorRate(reading.transcript ?? "", truth: DriftingTurnedLine.text) <= 0.1,
                         "frame \(index): read \(reading.transcript ?? "")")
                 #expect(reading.bounds.center.distance(to: ink.center) <= 6, "frame \(index): reading at \(reading.bounds)")
+                // Seen in the turn's frame and found again in each frame since: the tracker's confirmations.
+                #expect(reading.earlierSightings == index - TextDetectorCadence.fileLag + 1, "frame \(index)")
             } else {
                 #expect(boxes.isEmpty, "frame \(index), the line gone: \(boxes)")
             }

@@ -161,6 +161,19 @@ struct Run {
         #expect(run.removed.isEmpty)
     }
 
+    /// A line already seen in an earlier frame before it reached the tracker (a detector's box found again since its
+    /// turn's frame) is confirmed by that sighting: it is added in its first frame here, not its second.
+    @Test func aLineSeenInEarlierFramesIsAddedAtOnce() throws {
+        var run = try Run()
+        var followed = line("Aisle 7", x: 10, y: 10)
+        followed.earlierSightings = 1
+        run.feed([[followed], [followed]])
+        #expect(run.added.map(\.frame) == [0])
+        var fresh = try Run()
+        fresh.feed([[line("Aisle 7", x: 10, y: 10)], [line("Aisle 7", x: 10, y: 10)]])
+        #expect(fresh.added.map(\.frame) == [1])
+    }
+
     @Test func differentLinesStaySeparate() throws {
         var run = try Run()
         run.feed((0..<5).map { _ in [line("Order 4711", x: 100, y: 100), line("Aisle 7 Shelf B", x: 100, y: 160)] })

@@ -27,6 +27,11 @@ public struct Observation: Sendable, Equatable {
     /// text-reading cache decides it): it replaces what the line said (a slide, a display, a label replaced in
     /// place) instead of being one more vote among the line's earlier readings.
     public var isNewValue = false
+    /// Text only: earlier frames in which this line was already seen where it now is, by whoever found it (a learned
+    /// detector's box is found again frame after frame from the frame of its detector's turn: `TextDetectorCadence`).
+    /// They count toward the tracker's confirmations as its own sightings do: such a line was seen in consecutive
+    /// frames before it reached the tracker.
+    public var earlierSightings = 0
     /// 0...1; decoded barcodes are 1 (their checksums passed).
     public var confidence: Double
     /// Where, in source pixels.

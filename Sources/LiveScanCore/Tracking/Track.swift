@@ -43,6 +43,7 @@ struct Track: Sendable {
         lastObservation = observation
         lastSeenFrame = frame
         lastSeenTime = time
+        hits += observation.earlierSightings
         if let transcript = observation.transcript {
             voter.vote(transcript, confidence: observation.confidence)
         }

@@ -230,6 +230,8 @@ final class TextDetectorCadence {
         else { return nil }
         box.step = move
         box.line.move(dx: move.dx, dy: move.dy)
+        // Found again: it was seen in the frame it was found in before this one.
+        box.line.reading?.earlierSightings += 1
         return box
     }
 }
