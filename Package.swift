@@ -6,7 +6,7 @@ import PackageDescription
 // more) are not linked: CBridge loads them when an image file, camera or annotated output first needs them
 // (CBridge/OpenCVOnDemand.hpp). Its headers' folder comes through `COpenCV` (`livescan-opencv.pc`, written by
 // scripts/setup.sh): no unsafe flags, so LiveScan can be a versioned dependency.
-let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_objdetect", "opencv_dnn"]
+let openCVModules = ["opencv_core", "opencv_imgproc", "opencv_objdetect"]
 // FFmpeg 5.1 decodes video files and streams for CBridge's MediaDecoder; its headers are in
 // /usr/include/x86_64-linux-gnu, which the compiler searches by default.
 let ffmpegLibraries = ["avformat", "avcodec", "avutil", "swscale"]

@@ -1,6 +1,6 @@
 #include "Internal.hpp"
+#include "OnnxRuntime.hpp"
 
-#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -13,16 +13,17 @@
 #include <string>
 #include <vector>
 
-// PP-OCRv6 small's line recogniser (SVTR with a CTC head), run by OpenCV 4.6's dnn, as rapidocr-onnxruntime 1.4.4
-// runs PP-OCR's recognisers: a line scaled to 48 pixels tall, padded on the right to the network's width, gives one
-// distribution over the characters for every 8 pixels across; the most probable character of each step, repeats merged
-// and blanks dropped, is the transcript (CTC greedy decoding). Benchmarks/text-detector-study.md measured it against
-// Tesseract on ICDAR 2015's crops (106 of 149 read exactly; PP-OCRv4's recogniser 90, Tesseract 48).
+// PP-OCRv6 small's line recogniser (SVTR with a CTC head), run by ONNX Runtime (OnnxRuntime.hpp), as
+// rapidocr-onnxruntime 1.4.4 runs PP-OCR's recognisers: a line scaled to 48 pixels tall, padded on the right to the
+// network's width, gives one distribution over the characters for every 8 pixels across; the most probable character of
+// each step, repeats merged and blanks dropped, is the transcript (CTC greedy decoding).
+// Benchmarks/text-detector-study.md measured it against Tesseract on ICDAR 2015's crops (106 of 149 read exactly;
+// PP-OCRv4's recogniser 90, Tesseract 48).
 
 namespace {
 
-/// The network's input: 48 pixels tall, at one of two widths (scripts/ppocr-for-opencv.py writes one file per
-/// width, since OpenCV 4.6 fixes a network's shapes when it reads it).
+/// The network's input: 48 pixels tall, padded to one of two widths (as OpenCV 4.6's dnn, which fixed a network's
+/// shapes when it read it, ran it: the figures of Benchmarks/text-detector-study.md are at these).
 constexpr int inputHeight = 48;
 constexpr std::array<int, 2> inputWidths = {320, 640};
 
@@ -40,20 +41,19 @@ constexpr int stepWidth = 8;
 }  // namespace
 
 struct CB_LineReader {
-    /// Each width's ONNX file, and its network once made (the files are read then, not kept: 11 MB each).
-    std::array<std::string, 2> modelPaths;
-    std::array<cv::dnn::Net, 2> nets;
+    /// The library and the ONNX file; the network once made (`CB_LineReader_release_networks` frees it).
+    std::string runtimePath, modelPath;
+    std::unique_ptr<cbridge::OnnxNetwork> network;
     /// Output i (1...N) is characters[i - 1]; 0 is the blank, N + 1 the space.
     std::vector<std::string> characters;
     std::mutex lock;
 
-    cv::dnn::Net &netFor(size_t width) {
-        if (nets[width].empty()) {
-            nets[width] = cv::dnn::readNetFromONNX(modelPaths[width]);
-            nets[width].setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-            nets[width].setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+    /// The network, made when first needed (under `lock`).
+    const cbridge::OnnxNetwork &net() {
+        if (!network) {
+            network = cbridge::OnnxNetwork::open(runtimePath, modelPath);
         }
-        return nets[width];
+        return *network;
     }
 
     /// The network's output (steps x classes) decoded: each step's most probable class, repeats merged and blanks
@@ -90,22 +90,19 @@ struct CB_LineReader {
     }
 };
 
-extern "C" CB_Status CB_LineReader_new(const char *narrow_model_path, const char *wide_model_path,
-                                       const char *keys_path, CB_LineReader **out_reader) {
+extern "C" CB_Status CB_LineReader_new(const char *runtime_path, const char *model_path, const char *keys_path,
+                                       CB_LineReader **out_reader) {
     CB_TRY
-    CB_REQUIRE(narrow_model_path != nullptr && wide_model_path != nullptr && keys_path != nullptr &&
-                   out_reader != nullptr,
+    CB_REQUIRE(runtime_path != nullptr && model_path != nullptr && keys_path != nullptr && out_reader != nullptr,
                "CB_LineReader_new: NULL argument");
     *out_reader = nullptr;
     auto reader = std::make_unique<CB_LineReader>();
-    const std::array<const char *, 2> paths = {narrow_model_path, wide_model_path};
-    for (size_t width = 0; width < paths.size(); ++width) {
-        if (cbridge::regularFileSize(paths[width]).value_or(0) == 0) {
-            return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + paths[width] +
-                                                       " is not installed or is empty; run `make setup` to fetch it");
-        }
-        reader->modelPaths[width] = paths[width];
+    if (cbridge::regularFileSize(model_path).value_or(0) == 0) {
+        return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + model_path +
+                                                   " is not installed or is empty; run `make setup` to fetch it");
     }
+    reader->runtimePath = runtime_path;
+    reader->modelPath = model_path;
     std::ifstream keys(keys_path);
     for (std::string line; std::getline(keys, line);) {
         reader->characters.push_back(line);
@@ -116,10 +113,9 @@ extern "C" CB_Status CB_LineReader_new(const char *narrow_model_path, const char
     }
     try {
         // Made now, so that a file that does not load fails here, once, and not at the first line.
-        reader->netFor(0);
-    } catch (const cv::Exception &error) {
-        return cbridge::fail(CB_MODEL_MISSING, std::string("the text recogniser model ") + narrow_model_path +
-                                                   " could not be loaded (run `make setup` again): " + error.what());
+        reader->net();
+    } catch (const cbridge::ModelUnavailable &error) {
+        return cbridge::fail(CB_MODEL_MISSING, error.what());
     }
     *out_reader = reader.release();
     return CB_OK;
@@ -133,7 +129,7 @@ extern "C" void CB_LineReader_release_networks(CB_LineReader *reader) {
         return;
     }
     const std::lock_guard<std::mutex> guard(reader->lock);
-    reader->nets = {};
+    reader->network.reset();
 }
 
 extern "C" CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Image *image, const CB_Quad *quad,
@@ -164,13 +160,11 @@ extern "C" CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Ima
     cv::resize(crop.pixels, line, cv::Size(lineWidth, inputHeight), 0, 0, cv::INTER_LINEAR);
     cv::Mat padded = cv::Mat::zeros(inputHeight, inputWidths[width], CV_32FC3);
     line.convertTo(padded(cv::Rect(0, 0, lineWidth, inputHeight)), CV_32FC3, 2.0 / 255, -1.0);
-    const cv::Mat blob = cv::dnn::blobFromImage(padded);
+    const cv::Mat blob = cbridge::planarBlob(padded);
     std::vector<DecodedWord> words;
     {
         std::lock_guard<std::mutex> guard(reader->lock);
-        cv::dnn::Net &net = reader->netFor(width);
-        net.setInput(blob);
-        const cv::Mat output = net.forward();
+        const cv::Mat output = reader->net().run(blob, false);
         CB_REQUIRE(output.dims == 3 && output.size[0] == 1 && output.size[2] == int(reader->characters.size()) + 2,
                    "CB_LineReader_read_quad: the model's output does not match its character list");
         words = reader->decode(output);

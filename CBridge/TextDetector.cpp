@@ -1,43 +1,24 @@
 #include "Internal.hpp"
+#include "OnnxRuntime.hpp"
 
-#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 
-// PP-OCRv4's DB ("differentiable binarisation") text detector, run by OpenCV 4.6's dnn: the network gives every
-// pixel a probability of being text; regions above a threshold, grown back by the margin the network was trained
-// to shrink them by, are the text boxes. The post-processing is PaddleOCR's DBPostProcess ("fast" box score), as
-// rapidocr-onnxruntime 1.4.4 runs it: Benchmarks/text-detector-study.md measured that pipeline.
-// cv::dnn::TextDetectionModel_DB is not used: it threw in its unclip on a video frame (FACTS.md).
+// PP-OCRv4's DB ("differentiable binarisation") text detector, run by ONNX Runtime (OnnxRuntime.hpp): the network
+// gives every pixel a probability of being text; regions above a threshold, grown back by the margin the network was
+// trained to shrink them by, are the text boxes. The post-processing is PaddleOCR's DBPostProcess ("fast" box score),
+// as rapidocr-onnxruntime 1.4.4 runs it: Benchmarks/text-detector-study.md measured that pipeline.
 
 struct CB_TextDetector {
-    /// The ONNX file's bytes, read once.
-    std::vector<uchar> model;
-    /// With `keeps_network`: the network of the last call and the input size it was made for (guarded by `kept`).
-    std::mutex kept;
-    cv::dnn::Net keptNetwork;
-    cv::Size keptSize;
-
-    /// A network from `model`, made for each image (25 ms of the 300-650 ms a run takes). OpenCV 4.6's dnn keeps
-    /// the output sizes of the model's Resize layers from a network's first run: run again at another input size,
-    /// it returned a wrong probability map (largest difference 1.0 against a fresh network). And a network's
-    /// buffers take 277 MB at 1312 x 736: made for each image, they are freed before the image's lines are read.
-    cv::dnn::Net network() const {
-        cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
-        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-        return net;
-    }
+    /// The network, read once; ONNX Runtime runs it at any input size, from several threads at once.
+    std::unique_ptr<cbridge::OnnxNetwork> network;
 };
 
 namespace {
@@ -91,24 +72,11 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
 }
 
 /// The network's output for the picture `input` (already at the size it is read at): its text probability map, as
-/// a blob. A kept network is made for the input's size and kept for the next call at that size.
-cv::Mat runNetwork(CB_TextDetector &detector, const cv::Mat &input, bool keepsNetwork) {
+/// a blob. With `keepsNetwork`, the buffers of the run are kept for the next (a video's frames, one size); else
+/// given back after it (a network's buffers take 150-280 MB at 960x544-1312x736).
+cv::Mat runNetwork(const CB_TextDetector &detector, const cv::Mat &input, bool keepsNetwork) {
     // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
-    const cv::Mat blob =
-        cv::dnn::blobFromImage(input, 1 / 127.5, cv::Size(), cv::Scalar(127.5, 127.5, 127.5), false, false);
-    if (!keepsNetwork) {
-        cv::dnn::Net net = detector.network();
-        net.setInput(blob);
-        return net.forward();  // its own buffer, which outlives the network's
-    }
-    const std::lock_guard<std::mutex> guard(detector.kept);
-    if (detector.keptNetwork.empty() || detector.keptSize != input.size()) {
-        detector.keptNetwork = cv::dnn::Net();  // the old buffers freed before the new are made
-        detector.keptNetwork = detector.network();
-        detector.keptSize = input.size();
-    }
-    detector.keptNetwork.setInput(blob);
-    return detector.keptNetwork.forward().clone();  // the network's output buffer is its own, reused next call
+    return detector.network->run(cbridge::planarBlob(input, 127.5, 1 / 127.5), !keepsNetwork);
 }
 
 /// Columns of context each strip reads past the seam it shares with the next (network pixels, a multiple of the
@@ -121,10 +89,10 @@ constexpr int stripOverlap = 128;
 /// side-by-side strips of equal width, each at most that many pixels with its overlap (or as few as fit), each
 /// strip's map taken up to the middle of the overlap it shares with the next. Same scale, same pixels, a bounded
 /// memory; the time is the whole input's and the overlaps'.
-cv::Mat probabilityMap(CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, int maxInputPixels,
+cv::Mat probabilityMap(const CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, int maxInputPixels,
                        bool keepsNetwork) {
     cv::Mat input;
-    cv::resize(upright, input, size, 0, 0, cv::INTER_LINEAR);  // as blobFromImage resizes
+    cv::resize(upright, input, size, 0, 0, cv::INTER_LINEAR);
     // n strips of equal width, a multiple of the stride, covering the width with their overlaps.
     const auto widthOf = [&](int n) {
         return std::min(size.width, ((size.width + (n - 1) * stripOverlap + n - 1) / n + 31) / 32 * 32);
@@ -229,9 +197,10 @@ CB_Status handOver(const std::vector<CB_TextBox> &boxes, CB_TextBox **out_boxes,
 
 }  // namespace
 
-extern "C" CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_detector) {
+extern "C" CB_Status CB_TextDetector_new(const char *runtime_path, const char *model_path,
+                                         CB_TextDetector **out_detector) {
     CB_TRY
-    CB_REQUIRE(model_path != nullptr && *model_path != '\0' && out_detector != nullptr,
+    CB_REQUIRE(runtime_path != nullptr && model_path != nullptr && *model_path != '\0' && out_detector != nullptr,
                "CB_TextDetector_new: no model path");
     *out_detector = nullptr;
     if (!cbridge::regularFileSize(model_path)) {
@@ -239,19 +208,11 @@ extern "C" CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector
                                                    " is not installed; run `make setup` to fetch it");
     }
     auto detector = std::make_unique<CB_TextDetector>();
-    std::ifstream file(model_path, std::ios::binary);
-    detector->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    // Loaded once here, so that a file that is no model fails now, not at the first image.
-    bool loaded = false;
     try {
-        loaded = !file.bad() && !detector->network().empty();
-    } catch (const cv::Exception &error) {
-        return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
-                                                   " could not be loaded (run `make setup` again): " + error.what());
-    }
-    if (!loaded) {
-        return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
-                                                   " holds no network (run `make setup` again)");
+        // Loaded here, so that a file that is no model fails now, not at the first image.
+        detector->network = cbridge::OnnxNetwork::open(runtime_path, model_path);
+    } catch (const cbridge::ModelUnavailable &error) {
+        return cbridge::fail(CB_MODEL_MISSING, error.what());
     }
     *out_detector = detector.release();
     return CB_OK;

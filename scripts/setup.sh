@@ -18,7 +18,6 @@ default_packages=(
     ffmpeg                 # tests serve live streams on 127.0.0.1 with it
     tmux                   # tests drive the live listing's --preview in it
     libmicrohttpd-dev      # the HTTP server of scan --serve (the live view)
-    python3-onnx           # rewrites PP-OCR's text detector for OpenCV 4.6's dnn (scripts/fetch-models.sh)
 )
 if [[ $# -gt 0 ]]; then
     packages=("$@")

@@ -104,10 +104,9 @@ typedef struct CB_TextDetectorOptions {
     float box_threshold;    /* a region is kept when its mean probability is at least this (default 0.5) */
     float unclip_ratio;     /* regions are grown by area * ratio / perimeter on each side (default 1.6) */
     int min_height;         /* boxes whose short side is under this many source pixels are dropped (default 0) */
-    int keeps_network;      /* 1: the network made for this input size is kept for the detector's next call at the
-                               same size (a video's frames: its making, 25 ms, and the faulting-in of its 150-277 MB
-                               of buffers are saved), freed at another size or with the detector; 0 (default): made
-                               for this call and freed before it returns (images of many sizes, peak RSS) */
+    int keeps_network;      /* 1: the buffers of this call's network run are kept for the next (a video's frames:
+                               the faulting-in of its 150-280 MB is saved); 0 (default): given back before it
+                               returns (images of many sizes, peak RSS) */
     int max_input_pixels;   /* the network reads at most this many pixels at once: a larger input is read as
                                side-by-side strips (128 columns of overlap each) whose probability maps are joined, at
                                the same scale, its buffers bounded; 0 (default) = the whole input at once */
@@ -122,19 +121,20 @@ typedef struct CB_TextBox {
 } CB_TextBox;
 
 /**
- * Loads the detector once from an ONNX file: PP-OCRv4's DB model as `make setup` rewrites it for OpenCV 4.6
- * (models/ppocr-v4-det-opencv.onnx, scripts/fetch-models.sh). CB_MODEL_MISSING, naming `make setup`, when the
+ * Loads the detector once from an ONNX file, PP-OCRv4's DB model (models/ppocr-v4-det.onnx,
+ * scripts/fetch-models.sh), run by the ONNX Runtime library at `runtime_path` (models/libonnxruntime.so.1.32.0,
+ * loaded once per process, the first path given, and kept loaded). CB_MODEL_MISSING, naming `make setup`, when a
  * file is absent or does not load.
  */
-CB_Status CB_TextDetector_new(const char *model_path, CB_TextDetector **out_detector);
+CB_Status CB_TextDetector_new(const char *runtime_path, const char *model_path, CB_TextDetector **out_detector);
 void CB_TextDetector_delete(CB_TextDetector *detector);
 /**
  * The text boxes of `image`, looked for on the picture turned upright by its Exif orientation: words and lines at
  * any angle, each an oriented rectangle, in no particular order. A close crop (CB_TextDetector_close_crop_margin)
  * is looked at with that margin of its own edge pixels; when no box (at least `min_height` tall) is found in it, the
  * whole picture is its one box, with score 0.
- * About 320 ms at 960x544 and 640 ms at 1312x736 on one core (OpenCV's dnn uses the threads cv::setNumThreads
- * allows). `*out_count` may be 0. Free the array with CB_TextBoxes_free.
+ * About 125 ms at 960x544 and 250 ms at 1312x736 on one core, the calling thread's; calls from several threads
+ * run at once. `*out_count` may be 0. Free the array with CB_TextBoxes_free.
  */
 CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_Image *image,
                                  const CB_TextDetectorOptions *options, CB_TextBox **out_boxes, size_t *out_count);
@@ -146,36 +146,34 @@ void CB_TextBoxes_free(CB_TextBox *boxes);
  */
 int CB_TextDetector_close_crop_margin(int width, int height, const CB_TextDetectorOptions *options);
 
-/* ---- Scene text recognition: PP-OCRv6 small's line recogniser through OpenCV dnn --------------------- */
+/* ---- Scene text recognition: PP-OCRv6 small's line recogniser through ONNX Runtime ------------------- */
 
 typedef struct CB_LineReader CB_LineReader;
 
 /**
- * Loads PP-OCRv6 small's line recogniser (SVTR, CTC; Latin, Chinese and Japanese script) as `make setup` rewrites
- * it for OpenCV 4.6: `narrow_model_path` and `wide_model_path`, the same network read at input widths 320 and 640
- * (models/ppocr-v6-rec-opencv-320.onnx, -640.onnx), and `keys_path`, its character list
- * (models/ppocr-v6-rec-keys.txt). The files are read now; each network is made the first time a line needs it.
- * CB_MODEL_MISSING, naming `make setup`, when a file is absent or does not load.
+ * Loads PP-OCRv6 small's line recogniser (SVTR, CTC; Latin, Chinese and Japanese script): `model_path`, its ONNX
+ * file (models/ppocr-v6-rec.onnx), run by the ONNX Runtime library at `runtime_path` (as CB_TextDetector_new), and
+ * `keys_path`, its character list (models/ppocr-v6-rec-keys.txt). CB_MODEL_MISSING, naming `make setup`, when a
+ * file is absent or does not load.
  */
-CB_Status CB_LineReader_new(const char *narrow_model_path, const char *wide_model_path, const char *keys_path,
+CB_Status CB_LineReader_new(const char *runtime_path, const char *model_path, const char *keys_path,
                             CB_LineReader **out_reader);
 void CB_LineReader_delete(CB_LineReader *reader);
 /**
  * Reads the quadrilateral `quad` (corners as CB_Quad orders them: the text's top-left first) as one line, cut out
- * upright as CB_OCR_recognize_quad cuts it, scaled to 48 pixels tall and read in the narrower network it fits
- * (a line more than 640 / 48 times as wide as tall is squeezed to fit). `*out_line` is one CB_TextLine: its words
- * (split at the spaces the network read), each word's confidence the mean probability of its characters (0..100),
+ * upright as CB_OCR_recognize_quad cuts it, scaled to 48 pixels tall and padded to 320 or 640 columns, the narrower
+ * it fits (a line more than 640 / 48 times as wide as tall is squeezed to fit). `*out_line` is one CB_TextLine: its
+ * words (split at the spaces the network read), each word's confidence the mean probability of its characters (0..100),
  * the line's that of all its characters; each word's quad spans the columns the network read it in, the line's
  * the whole crop. NULL when nothing was read. Free it with CB_TextLines_free(line, 1).
- * About 100 ms for a line up to 6.7 times as wide as tall, 240 ms for a wider one, on one core. Calls on one
+ * About 25 ms for a line up to 6.7 times as wide as tall, 50 ms for a wider one, on one core. Calls on one
  * reader from several threads take turns.
  */
 CB_Status CB_LineReader_read_quad(CB_LineReader *reader, const CB_Image *image, const CB_Quad *quad,
                                   CB_TextLine **out_line);
 /**
- * Frees the networks the reader has made (their weights and the buffers of their layers: once both widths have
- * read, 111 MB in a process that loads them alone, where PP-OCRv4's took 66 MB); the next read makes them again from
- * their files. For a caller done with a picture's lines, before other large work, such as the next picture's text
+ * Frees the network the reader has made (its weights and the buffers of its layers); the next read makes it again
+ * from its file. For a caller done with a picture's lines, before other large work, such as the next picture's text
  * detector. Takes its turn with reads on other threads.
  */
 void CB_LineReader_release_networks(CB_LineReader *reader);

@@ -4,7 +4,7 @@ internal import CBridge
 @testable import LiveScan
 import LiveScanScenes
 
-/// The learned line recogniser the tests share (models/ppocr-v6-rec-opencv-*.onnx, fetched by `make setup`).
+/// The learned line recogniser the tests share (models/ppocr-v6-rec.onnx, fetched by `make setup`).
 let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLineReader() }
 
 @Suite struct LearnedLineReaderTests {
@@ -53,7 +53,7 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         let paths = try LineRecognizerModel.fileNames.map {
             try ModelFiles.locate($0, describedAs: "the text recogniser model")
         }
-        #expect(CB_LineReader_new(paths[0], paths[1], paths[2], &handle) == CB_OK)
+        #expect(CB_LineReader_new(try OnnxRuntimeLibrary.locate(), paths[0], paths[1], &handle) == CB_OK)
         defer { CB_LineReader_delete(handle) }
         var quad = CB_Quad(box.bounds)
         var line: UnsafeMutablePointer<CB_TextLine>?
@@ -81,7 +81,7 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
             return message.contains(folder) && message.contains("make setup")
         }
         var handle: OpaquePointer?
-        let missing = "\(folder)/\(LineRecognizerModel.narrowFileName)"
+        let missing = "\(folder)/\(LineRecognizerModel.fileName)"
         #expect(CB_LineReader_new(missing, missing, missing, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
@@ -95,14 +95,15 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         defer { try? FileManager.default.removeItem(at: notAModel) }
         let keys = try ModelFiles.locate(LineRecognizerModel.keysFileName, describedAs: "the character list")
         var handle: OpaquePointer?
-        #expect(CB_LineReader_new(notAModel.path, notAModel.path, keys, &handle) == CB_MODEL_MISSING)
+        let runtime = try OnnxRuntimeLibrary.locate()
+        #expect(CB_LineReader_new(runtime, notAModel.path, keys, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
-        let model = try ModelFiles.locate(LineRecognizerModel.narrowFileName, describedAs: "the model")
+        let model = try ModelFiles.locate(LineRecognizerModel.fileName, describedAs: "the model")
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-no-keys-\(getpid()).txt")
         try Data().write(to: empty)
         defer { try? FileManager.default.removeItem(at: empty) }
-        #expect(CB_LineReader_new(model, model, empty.path, &handle) == CB_MODEL_MISSING)
+        #expect(CB_LineReader_new(runtime, model, empty.path, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
     }
 

@@ -4,7 +4,7 @@ internal import CBridge
 @testable import LiveScan
 import LiveScanScenes
 
-/// The learned detector the tests share (models/ppocr-v4-det-opencv.onnx, fetched by `make setup`).
+/// The learned detector the tests share (models/ppocr-v4-det.onnx, fetched by `make setup`).
 let sharedTextDetector: Result<LearnedTextDetector, Error> = Result { try LearnedTextDetector() }
 
 /// A line of text rendered by LiveScanScenes (DejaVu Sans), turned `degrees` clockwise on a canvas of `paper` grey
@@ -191,9 +191,8 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect(QualityLevel.fast.textOptions(languages: ["eng"]).detector == nil)
     }
 
-    /// A video's detector keeps its network from frame to frame (`keepsNetwork`): the same boxes as a network made
-    /// afresh, frame after frame, and again after a frame of another size (OpenCV 4.6's dnn keeps a network's first
-    /// output sizes, so it is made again for a new size).
+    /// A video's detector keeps its network's buffers from frame to frame (`keepsNetwork`): the same boxes as one
+    /// that gives them back after each picture, frame after frame, and after a frame of another size.
     @Test func aKeptNetworkFindsWhatAFreshOneFinds() throws {
         let fresh = try sharedTextDetector.get()
         let keeping = try LearnedTextDetector(options: TextDetectorOptions(keepsNetwork: true))
@@ -235,7 +234,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         }
         // The C API says the same to a C caller, and the status says what kind of failure it is.
         var handle: OpaquePointer?
-        #expect(CB_TextDetector_new(path, &handle) == CB_MODEL_MISSING)
+        #expect(CB_TextDetector_new("", path, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
     }
@@ -247,7 +246,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         try Data("not an ONNX file".utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         var handle: OpaquePointer?
-        #expect(CB_TextDetector_new(path.path, &handle) == CB_MODEL_MISSING)
+        #expect(CB_TextDetector_new(try OnnxRuntimeLibrary.locate(), path.path, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
     }
@@ -256,7 +255,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         _ = try sharedTextDetector.get()
         var handle: OpaquePointer?
         let path = try TextDetectorModel.locate()
-        #expect(CB_TextDetector_new(path, &handle) == CB_OK)
+        #expect(CB_TextDetector_new(try OnnxRuntimeLibrary.locate(), path, &handle) == CB_OK)
         defer { CB_TextDetector_delete(handle) }
         var image: OpaquePointer?
         let pixels = [UInt8](repeating: 255, count: 64 * 64)

@@ -55,7 +55,7 @@ import LiveScanScenes
             #expect(text.status == 2, "\(text.standardError)")
             #expect(text.errorLines.count == 1, "\(text.standardError)")
             let line = text.errorLines.first ?? ""
-            #expect(line.hasPrefix("Error: the text detector model ppocr-v4-det-opencv.onnx is not installed: "
+            #expect(line.hasPrefix("Error: the text detector model ppocr-v4-det.onnx is not installed: "
                                    + "LIVESCAN_MODELS is not set and none of \(alone.path)/models, "), "\(line)")
             #expect(line.contains("make install") && line.contains("set LIVESCAN_MODELS"), "\(line)")
         }
@@ -71,6 +71,36 @@ import LiveScanScenes
         #expect(found.outputLines == ["text:Aisle 7 Shelf B"])
     }
 
+    /// The networks without the ONNX Runtime library that runs them, or with a file of its name that is no library:
+    /// one error line each, naming the library and `make setup`, never a crash.
+    @Test func aMissingOrBrokenOnnxRuntimeIsOneErrorLine() throws {
+        let built = try #require(Livescan.executable)
+        let alone = folder.appendingPathComponent("alone-runtime")
+        let models = alone.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        let binary = alone.appendingPathComponent("livescan").path
+        try FileManager.default.copyItem(atPath: built.path, toPath: binary)
+        let checkoutModels = repository.appendingPathComponent("models")
+        for name in [TextModelFiles.detector] + TextModelFiles.recogniser {
+            try FileManager.default.createSymbolicLink(at: models.appendingPathComponent(name),
+                                                       withDestinationURL: checkoutModels.appendingPathComponent(name))
+        }
+        let line = try image("runtime.png", SceneRenderer.still(text: "Aisle 7 Shelf B", pixelHeight: 36))
+        let missing = try run(binary, ["scan", "--types", "text", line], models: models.path)
+        #expect(missing.status == 2, "\(missing.standardError)")
+        #expect(missing.errorLines.count == 1, "\(missing.standardError)")
+        #expect(missing.errorLines.first?.hasPrefix("Error: the ONNX Runtime library libonnxruntime.so.1.32.0 is not "
+                                                    + "installed: none of LIVESCAN_MODELS=\(models.path)") == true,
+                "\(missing.errorLines)")
+        try Data("not a library".utf8).write(to: models.appendingPathComponent("libonnxruntime.so.1.32.0"))
+        let broken = try run(binary, ["scan", "--types", "text", line], models: models.path)
+        #expect(broken.status == 2, "\(broken.standardError)")
+        #expect(broken.errorLines.count == 1, "\(broken.standardError)")
+        let message = broken.errorLines.first ?? ""
+        #expect(message.hasPrefix("Error: the ONNX Runtime library \(models.path)/libonnxruntime.so.1.32.0 could not "
+                                  + "be loaded (run `make setup` again): "), "\(message)")
+    }
+
     /// `make install PREFIX=...` is `scripts/install.sh BIN_DIR PREFIX` over the release build; here over the
     /// binary the tests run.
     @Test func anInstalledBinaryFindsItsModelsInTheSharedFolderOfItsPrefix() throws {
@@ -83,7 +113,7 @@ import LiveScanScenes
         #expect(install.status == 0, "\(install.standardError)")
         let models = URL(fileURLWithPath: prefix).appendingPathComponent("share/livescan/models")
         let installed = try FileManager.default.contentsOfDirectory(atPath: models.path).sorted()
-        #expect(installed.contains("ppocr-v4-det-opencv.onnx") && installed.contains("README.md"), "\(installed)")
+        #expect(installed.contains("ppocr-v4-det.onnx") && installed.contains("README.md"), "\(installed)")
         // Files, not links into the checkout: the install outlives it.
         for name in installed {
             let attributes = try FileManager.default.attributesOfItem(atPath: models.appendingPathComponent(name).path)
@@ -94,4 +124,10 @@ import LiveScanScenes
         #expect(found.status == 0, "\(found.standardError)")
         #expect(found.outputLines == ["text:Aisle 7 Shelf B"])
     }
+}
+
+/// The text models but the ONNX Runtime library, by name (the CLI tests do not import the library).
+private enum TextModelFiles {
+    static let detector = "ppocr-v4-det.onnx"
+    static let recogniser = ["ppocr-v6-rec.onnx", "ppocr-v6-rec-keys.txt"]
 }

@@ -3,13 +3,12 @@ internal import CBridge
 
 /// The learned line recogniser's files (`scripts/fetch-models.sh`), found as `ModelFiles.locate` says.
 public enum LineRecognizerModel {
-    /// The network read at input width 320 (lines up to 6.7 times as wide as tall) and at 640 (wider ones).
-    public static let narrowFileName = "ppocr-v6-rec-opencv-320.onnx"
-    public static let wideFileName = "ppocr-v6-rec-opencv-640.onnx"
+    /// The network, which reads a line of any width (padded to 320 or 640 columns, 48 pixels tall).
+    public static let fileName = "ppocr-v6-rec.onnx"
     /// Its character list.
     public static let keysFileName = "ppocr-v6-rec-keys.txt"
-    /// All three, in the order `CB_LineReader_new` takes them.
-    public static let fileNames = [narrowFileName, wideFileName, keysFileName]
+    /// Both, in the order `CB_LineReader_new` takes them.
+    public static let fileNames = [fileName, keysFileName]
 }
 
 /// What the learned recogniser read in one box: its words, each with the mean probability of its characters.
@@ -27,7 +26,7 @@ public struct LearnedReading: Sendable, Equatable {
     public var text: String { words.map(\.text).joined(separator: " ") }
 }
 
-/// PP-OCRv6 small's line recogniser (`CB_LineReader_*`, SVTR through OpenCV 4.6's dnn): one upright line, Latin,
+/// PP-OCRv6 small's line recogniser (`CB_LineReader_*`, SVTR through ONNX Runtime): one upright line, Latin,
 /// Chinese or Japanese script. On ICDAR 2015's cropped scene words it reads 106 of 149 exactly where PP-OCRv4's
 /// read 90 and Tesseract 48 (Benchmarks/text-detector-study.md), at about the cost of PP-OCRv4's. Calls from several
 /// threads take turns.
@@ -47,8 +46,9 @@ public final class LearnedLineReader: @unchecked Sendable {
             let explicitPath = folder.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName).path }
             return try ModelFiles.locate(fileName, describedAs: "the text recogniser model", explicitPath: explicitPath)
         }
+        let runtime = try OnnxRuntimeLibrary.locate(besides: folder)
         var handle: OpaquePointer?
-        let status = CB_LineReader_new(paths[0], paths[1], paths[2], &handle)
+        let status = CB_LineReader_new(runtime, paths[0], paths[1], &handle)
         guard status == CB_OK, let handle else {
             let message = bridgeLastError()
             throw status == CB_MODEL_MISSING ? ScanError.modelMissing(message) : ScanError.engineFailure(message)

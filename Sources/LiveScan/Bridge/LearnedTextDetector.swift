@@ -1,10 +1,10 @@
 import Foundation
 internal import CBridge
 
-/// The knobs of the learned text detector (PP-OCRv4's DB model through OpenCV 4.6's dnn, `CB_TextDetector_*`).
+/// The knobs of the learned text detector (PP-OCRv4's DB model through ONNX Runtime, `CB_TextDetector_*`).
 /// Defaults are rapidocr-onnxruntime 1.4.4's, measured in Benchmarks/text-detector-study.md.
 public struct TextDetectorOptions: Sendable, Equatable {
-    /// The model file; nil looks for `ppocr-v4-det-opencv.onnx` as `TextDetectorModel.locate` says.
+    /// The model file; nil looks for `ppocr-v4-det.onnx` as `TextDetectorModel.locate` says.
     public var modelPath: String?
     /// The network reads the image with its short side scaled to this (default 736: 1312x736 for a 720p frame;
     /// at 960x544 it found 153 instead of 178 of ICDAR's 222 transcribed words, in half the time).
@@ -13,9 +13,9 @@ public struct TextDetectorOptions: Sendable, Equatable {
     public var maxLongSide: Int
     /// A region is kept when its mean text probability is at least this, 0...1 (default 0.5).
     public var boxThreshold: Double
-    /// Whether the network made for one frame's size is kept for the next frame of that size (a video's), rather
-    /// than made and freed for each picture (default false: images come in many sizes, and the network's buffers,
-    /// 150-277 MB, would stay beside the next picture's readers).
+    /// Whether the buffers of the network's run are kept for the next frame (a video's), rather than given back
+    /// after each picture (default false: images come in many sizes, and the buffers, 150-280 MB, would stay beside
+    /// the next picture's readers).
     public var keepsNetwork: Bool
     /// The most pixels the network reads at once; a larger input is read as side-by-side strips with 128 columns
     /// of overlap, their probability maps joined: the same scale, the network's buffers bounded (they grow with its
@@ -37,7 +37,7 @@ public struct TextDetectorOptions: Sendable, Equatable {
 /// The detector's model, found as `ModelFiles.locate` says.
 public enum TextDetectorModel {
     /// The file `scripts/fetch-models.sh` writes into `models/`.
-    public static let fileName = "ppocr-v4-det-opencv.onnx"
+    public static let fileName = "ppocr-v4-det.onnx"
 
     /// The model's path: `explicitPath` if given, else `fileName` where `ModelFiles.locate` finds it. Throws
     /// `ScanError.modelMissing`, naming `make setup`, when it is not installed.
@@ -54,8 +54,8 @@ public struct DetectedText: Sendable, Equatable {
 }
 
 /// PP-OCRv4's DB text detector (`CB_TextDetector_detect`): words and lines at any angle, as oriented rectangles.
-/// About 640 ms for a 720p frame at the default 1312x736 on one core. The network is loaded once; it is not
-/// reentrant, so calls from several threads take turns.
+/// About 250 ms for a 720p frame at the default 1312x736 on one core (ONNX Runtime; OpenCV 4.6's dnn took 500-640).
+/// The network is loaded once; calls from several threads take turns, so that its buffers are not taken twice over.
 public final class LearnedTextDetector: @unchecked Sendable {
     public let options: TextDetectorOptions
     private let handle: OpaquePointer
@@ -77,7 +77,8 @@ public final class LearnedTextDetector: @unchecked Sendable {
         }
         let path = try TextDetectorModel.locate(explicitPath: options.modelPath)
         var handle: OpaquePointer?
-        let status = CB_TextDetector_new(path, &handle)
+        let runtime = try OnnxRuntimeLibrary.locate(besides: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let status = CB_TextDetector_new(runtime, path, &handle)
         guard status == CB_OK, let handle else {
             let message = bridgeLastError()
             throw status == CB_MODEL_MISSING ? ScanError.modelMissing(message) : ScanError.engineFailure(message)

@@ -68,6 +68,8 @@ public final class DataScanner: @unchecked Sendable {
     var currentSource: FrameSource?
     private var running = false
     private var finished = DispatchSemaphore(value: 0)
+    /// The thread of the current or last scan.
+    private var worker: JoinableThread?
     var outcome: ScanOutcome?
     private var itemsStream: AsyncStream<[RecognizedItem]>
     var itemsContinuation: AsyncStream<[RecognizedItem]>.Continuation
@@ -167,22 +169,27 @@ public final class DataScanner: @unchecked Sendable {
             }
             return (engines, self.finished, self.itemsContinuation)
         }
-        let worker = Thread { [self] in
-            var tracker = configuredTracker
-            let outcome = run(source, engines: engines, tracker: &tracker)
-            lock.withLock {
-                self.outcome = outcome
-                running = false
-                itemsStreamFinished = true
+        // Joined when the scan is waited for: its body holds the scan's engines, released as it ends, and those must
+        // be gone before the app goes on (and perhaps exits: `JoinableThread`).
+        do {
+            let worker = try JoinableThread(name: "LiveScan.worker", stackSize: 8 << 20) { [self] in
+                var tracker = configuredTracker
+                let outcome = run(source, engines: engines, tracker: &tracker)
+                lock.withLock {
+                    self.outcome = outcome
+                    running = false
+                    itemsStreamFinished = true
+                }
+                // This scan's own stream and semaphore, taken when it started: once `running` is false, a next scan may
+                // already have made new ones, which this worker must not finish or signal.
+                itemsContinuation.finish()
+                finished.signal()
             }
-            // This scan's own stream and semaphore, taken when it started: once `running` is false, a next scan may
-            // already have made new ones, which this worker must not finish or signal.
-            itemsContinuation.finish()
-            finished.signal()
+            lock.withLock { self.worker = worker }
+        } catch {
+            lock.withLock { (running, acceptsTaps) = (false, false) }
+            throw error
         }
-        worker.name = "LiveScan.worker"  // Linux keeps 15 characters of a name
-        worker.stackSize = 8 << 20
-        worker.start()
     }
 
     /// Stops after the frame in progress; every item is removed (with didRemove) before it returns.
@@ -212,10 +219,13 @@ public final class DataScanner: @unchecked Sendable {
     /// Blocks until the current scan ends; nil if none was started.
     @discardableResult
     public func waitUntilFinished() -> ScanOutcome? {
-        let (semaphore, wasRunning) = lock.withLock { (finished, running || outcome != nil) }
+        let (semaphore, wasRunning, worker): (DispatchSemaphore, Bool, JoinableThread?) = lock.withLock {
+            (finished, running || outcome != nil, self.worker)
+        }
         guard wasRunning else { return nil }
         semaphore.wait()
         semaphore.signal()  // let later waiters through too
+        worker?.join()
         return lock.withLock { outcome }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// The learned text detector in a video or live scan (`TextBoxReader`). It finds scene text the edge locator misses,
-/// but costs hundreds of milliseconds a frame (about 700 ms at 1312x736 on one core: 640 ms whole, and the overlap of
+/// but costs hundreds of milliseconds a frame (about 280 ms at 1312x736 on one core: 250 ms whole, and the overlap of
 /// its strips), so it runs every `interval` frames, on a thread of its own, on the frame of its turn; in between,
 /// and while it runs, each of its boxes is followed from frame to frame: its pixels are found again near where they
 /// were (`FollowedPixels`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
@@ -32,10 +32,16 @@ final class TextDetectorCadence {
         var step: (dx: Double, dy: Double) = (0, 0)
     }
 
-    /// The detector's turn in progress.
+    /// The detector's turn in progress, on a thread of its own, joined when its boxes are taken (and by `stop`).
     private struct Turn {
         let frame: Frame
         let result: TurnResult
+        let thread: JoinableThread
+
+        func boxes() throws -> [DetectedLine] {
+            defer { thread.join() }
+            return try result.wait()
+        }
     }
 
     private let boxReader: any TextBoxReader
@@ -107,7 +113,7 @@ final class TextDetectorCadence {
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
-            let boxes = try turn.result.wait()
+            let boxes = try turn.boxes()
             followed = try Self.isLater(newViewFrame, than: turn.frame.index) ? []
                 : boxes.compactMap { try carry($0, from: turn.frame, into: frame) }
         }
@@ -123,7 +129,7 @@ final class TextDetectorCadence {
                     : min(currentInterval * 2, interval * Self.maxBackoff)
                 droppedAtTurn = dropped
             }
-            start(on: frame, located: located, surelyRead: surelyRead)
+            try start(on: frame, located: located, surelyRead: surelyRead)
         }
         lastLocated = located
         return followed.map(\.line)
@@ -143,7 +149,7 @@ final class TextDetectorCadence {
 
     /// Waits for a turn in progress: after this, the detector is not running.
     func stop() {
-        _ = try? turn?.result.wait()
+        _ = try? turn?.boxes()
         turn = nil
     }
 
@@ -156,14 +162,14 @@ final class TextDetectorCadence {
 
     /// Starts a turn on `frame`, where the edge locator found the lines `located` and Tesseract read `surelyRead`
     /// of them surely.
-    private func start(on frame: Frame, located: [Bounds], surelyRead: [Bounds]) {
+    private func start(on frame: Frame, located: [Bounds], surelyRead: [Bounds]) throws {
         let result = TurnResult()
         let isLive = fileLag == nil
         let turnNumber = turns
         turns += 1
         // The boxes followed into this frame, where the turn's boxes are found.
         let known = followed.map(\.line)
-        let thread = Thread { [boxReader, sameItem] in
+        let thread = try JoinableThread(name: "LiveScan.text") { [boxReader, sameItem] in
             // In a live scan the detector takes what the frame loop leaves of the cores: its thread runs at the
             // lowest priority, so that the scan keeps its frame rate and the detector's turns come late instead. (Not
             // in a file's scan, which waits for the turn: there a busy machine would starve it.) On Linux a nice
@@ -179,9 +185,7 @@ final class TextDetectorCadence {
                                      sameItem: sameItem)
             })
         }
-        thread.name = "LiveScan.textDetector"
-        thread.start()
-        turn = Turn(frame: frame, result: result)
+        turn = Turn(frame: frame, result: result, thread: thread)
         lastTurnFrame = frame.index
     }
 
