@@ -20,7 +20,8 @@ struct ModelUnavailable : std::runtime_error {
 /// One ONNX network run by ONNX Runtime's C library (libonnxruntime, from the PyPI wheel `make setup` fetches; its
 /// declarations in OnnxRuntimeApi.h), on the calling thread only: one intra-op and one inter-op thread, no spinning.
 /// It runs PP-OCR's networks twice as fast as OpenCV 4.6's dnn, on their original files and at any input size
-/// (Benchmarks/text-detector-study.md). Not safe from two threads at once: its owner takes turns.
+/// (Benchmarks/text-detector-study.md). ONNX Runtime lets several threads run one network at once, each with buffers of
+/// its own.
 class OnnxNetwork {
 public:
     /// The network in the ONNX file `modelPath`, with the library at `runtimePath`: loaded once per process, the
