@@ -71,7 +71,7 @@ CB_LineReader *sharedLineReader() {
     // One instance for the whole run, from the checkout's models/ (scripts/fuzz.sh runs from the checkout).
     static CB_LineReader *reader = [] {
         CB_LineReader *made = nullptr;
-        if (CB_LineReader_new("models/ppocr-v6-rec-opencv-320.onnx", "models/ppocr-v6-rec-opencv-640.onnx",
+        if (CB_LineReader_new("models/libonnxruntime.so.1.32.0", "models/ppocr-v6-rec.onnx",
                               "models/ppocr-v6-rec-keys.txt", &made) != CB_OK) {
             std::fprintf(stderr, "fuzz_raw_frame: no line reader (%s); CB_LineReader_read_quad is not fuzzed\n",
                          CB_last_error());
