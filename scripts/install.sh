@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the `livescan` built in BIN_DIR as PREFIX/bin/livescan and the learned models of models/ (fetched by
-# `make setup`: the networks, their character list and the ONNX Runtime library that runs them) with their README in PREFIX/share/livescan/models, where the binary finds them beside it and, for
-# PREFIX /usr/local, /usr or ~/.local, every program using the library does (ModelFiles.searchedFolders). Run by
-# `make install`; a relative PREFIX is taken from the current folder.
+# `make setup`: the networks, their character list and the ONNX Runtime library that runs them) with their README
+# in PREFIX/share/livescan/models, where the binary finds them beside it and, for PREFIX /usr/local, /usr or
+# ~/.local, every program using the library does (ModelFiles.searchedFolders). Run by `make install`; a relative
+# PREFIX is taken from the current folder.
 set -euo pipefail
 
 usage="usage: scripts/install.sh BIN_DIR PREFIX"

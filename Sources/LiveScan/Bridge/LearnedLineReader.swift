@@ -46,7 +46,7 @@ public final class LearnedLineReader: @unchecked Sendable {
             let explicitPath = folder.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName).path }
             return try ModelFiles.locate(fileName, describedAs: "the text recogniser model", explicitPath: explicitPath)
         }
-        let runtime = try OnnxRuntimeLibrary.locate(besides: folder)
+        let runtime = try OnnxRuntimeLibrary.locate(besideNetwork: paths[0])
         var handle: OpaquePointer?
         let status = CB_LineReader_new(runtime, paths[0], paths[1], &handle)
         guard status == CB_OK, let handle else {

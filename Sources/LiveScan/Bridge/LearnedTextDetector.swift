@@ -77,7 +77,7 @@ public final class LearnedTextDetector: @unchecked Sendable {
         }
         let path = try TextDetectorModel.locate(explicitPath: options.modelPath)
         var handle: OpaquePointer?
-        let runtime = try OnnxRuntimeLibrary.locate(besides: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let runtime = try OnnxRuntimeLibrary.locate(besideNetwork: path)
         let status = CB_TextDetector_new(runtime, path, &handle)
         guard status == CB_OK, let handle else {
             let message = bridgeLastError()

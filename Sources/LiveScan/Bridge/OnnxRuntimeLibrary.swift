@@ -5,11 +5,12 @@ import Foundation
 public enum OnnxRuntimeLibrary {
     public static let fileName = "libonnxruntime.so.1.32.0"
 
-    /// Its path: in `folder` when that holds it (models copied together), else where `ModelFiles.locate` finds it.
-    /// Throws `ScanError.modelMissing`, naming `make setup`, when it is not installed.
-    public static func locate(besides folder: String? = nil) throws -> String {
-        if let folder {
-            let beside = URL(fileURLWithPath: folder).appendingPathComponent(fileName).path
+    /// Its path: beside the network at `networkPath` when it is there (models copied together), else where
+    /// `ModelFiles.locate` finds it. Throws `ScanError.modelMissing`, naming `make setup`, when it is not installed.
+    public static func locate(besideNetwork networkPath: String? = nil) throws -> String {
+        if let networkPath {
+            let beside = URL(fileURLWithPath: networkPath).deletingLastPathComponent().appendingPathComponent(fileName)
+                .path
             if FileManager.default.fileExists(atPath: beside) {
                 return beside
             }
