@@ -2,6 +2,7 @@
 #pragma once
 
 #include "CBridge.h"
+#include "Cancellation.hpp"
 
 #include <opencv2/core.hpp>
 
@@ -181,6 +182,9 @@ private:
     }                                                                                   \
     catch (const cv::Exception &error) {                                                \
         return cbridge::fail(CB_ENGINE_FAILED, std::string("OpenCV: ") + error.what()); \
+    }                                                                                   \
+    catch (const cbridge::Cancelled &error) {                                           \
+        return cbridge::fail(CB_CANCELLED, error.what());                               \
     }                                                                                   \
     catch (const std::bad_alloc &) {                                                    \
         return cbridge::fail(CB_ENGINE_FAILED, "out of memory");                        \

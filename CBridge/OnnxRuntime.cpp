@@ -130,7 +130,8 @@ OnnxNetwork::~OnnxNetwork() {
     if (session != nullptr) api->ReleaseSession(session);
 }
 
-cv::Mat OnnxNetwork::run(const cv::Mat &blob, bool releasesMemory) const {
+cv::Mat OnnxNetwork::run(const cv::Mat &blob, bool releasesMemory, CB_Cancellation *cancellation) const {
+    throwIfCancelled(cancellation);
     CV_Assert(blob.type() == CV_32F && blob.isContinuous() && blob.dims >= 1);
     const OrtApi &api = *this->api;
     const std::vector<int64_t> shape(blob.size.p, blob.size.p + blob.dims);
@@ -144,20 +145,36 @@ cv::Mat OnnxNetwork::run(const cv::Mat &blob, bool releasesMemory) const {
                                                                  &input),
                               "ONNX Runtime: the network's input");
     const std::unique_ptr<OrtValue, decltype(releaseValue)> ownedInput(input, releaseValue);
-    // Run options only to give the buffers back; a run without them (NULL) keeps them.
+    // Run options only to give the buffers back or to end the run early; a run without them (NULL) keeps them.
     std::unique_ptr<OrtRunOptions, void (*)(OrtRunOptions *)> runOptions(nullptr, api.ReleaseRunOptions);
-    if (releasesMemory) {
+    if (releasesMemory || cancellation != nullptr) {
         OrtRunOptions *made = nullptr;
         check<std::runtime_error>(api, api.CreateRunOptions(&made), "ONNX Runtime: run options");
         runOptions.reset(made);
-        check<std::runtime_error>(api, api.AddRunConfigEntry(made, "memory.enable_memory_arena_shrinkage", "cpu:0"),
+    }
+    if (releasesMemory) {
+        check<std::runtime_error>(api,
+                                  api.AddRunConfigEntry(runOptions.get(), "memory.enable_memory_arena_shrinkage",
+                                                        "cpu:0"),
                                   "ONNX Runtime: run options");
     }
     const char *inputNames[] = {inputName.c_str()};
     const char *outputNames[] = {outputName.c_str()};
     OrtValue *output = nullptr;
-    check<std::runtime_error>(api, api.Run(session, runOptions.get(), inputNames, &input, 1, outputNames, 1, &output),
-                              "ONNX Runtime: the network's run failed");
+    OrtStatus *ran = nullptr;
+    {
+        // ONNX Runtime looks at the terminate flag between the network's nodes (and before the first): a run under
+        // way ends within a node's time of CB_Cancellation_cancel.
+        const CB_Cancellation::StopWhileRunning stopping(cancellation, [&api, options = runOptions.get()] {
+            if (OrtStatus *status = api.RunOptionsSetTerminate(options)) api.ReleaseStatus(status);
+        });
+        ran = api.Run(session, runOptions.get(), inputNames, &input, 1, outputNames, 1, &output);
+    }
+    if (ran != nullptr && cancellation != nullptr && cancellation->isCancelled()) {
+        api.ReleaseStatus(ran);
+        throw Cancelled();
+    }
+    check<std::runtime_error>(api, ran, "ONNX Runtime: the network's run failed");
     const std::unique_ptr<OrtValue, decltype(releaseValue)> ownedOutput(output, releaseValue);
     OrtTensorTypeAndShapeInfo *info = nullptr;
     check<std::runtime_error>(api, api.GetTensorTypeAndShape(output, &info), "ONNX Runtime: the network's output");

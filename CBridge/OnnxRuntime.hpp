@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Cancellation.hpp"
+
 #include <opencv2/core.hpp>
 
 #include <memory>
@@ -36,8 +38,8 @@ public:
     /// CV_32F Mat of the output's shape (its own buffer). With `releasesMemory`, the buffers the run took are
     /// given back to the system after it (a picture's network run once: its buffers are hundreds of MB), else kept
     /// for the next run (a video's frames, each the same size). Throws std::runtime_error with ONNX Runtime's
-    /// message when the run fails.
-    cv::Mat run(const cv::Mat &blob, bool releasesMemory) const;
+    /// message when the run fails, Cancelled when `cancellation` (NULL: none) was asked for before or during it.
+    cv::Mat run(const cv::Mat &blob, bool releasesMemory, CB_Cancellation *cancellation = nullptr) const;
 
 private:
     OnnxNetwork() = default;

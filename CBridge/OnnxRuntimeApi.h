@@ -162,7 +162,7 @@ struct OrtApi {
     /*  43 */ void *RunOptionsGetRunLogVerbosityLevel;
     /*  44 */ void *RunOptionsGetRunLogSeverityLevel;
     /*  45 */ void *RunOptionsGetRunTag;
-    /*  46 */ void *RunOptionsSetTerminate;
+    /*  46 */ OrtStatus *(*RunOptionsSetTerminate)(OrtRunOptions *options)ORT_NOEXCEPT;
     /*  47 */ void *RunOptionsUnsetTerminate;
     /*  48 */ void *CreateTensorAsOrtValue;
     /*  49 */ OrtStatus *(*CreateTensorWithDataAsOrtValue)(const OrtMemoryInfo *info, void *p_data, size_t p_data_len,

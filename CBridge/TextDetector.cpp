@@ -74,9 +74,10 @@ cv::Size inputSize(int width, int height, int shortSide, int maxLongSide) {
 /// The network's output for the picture `input` (already at the size it is read at): its text probability map, as
 /// a blob. With `keepsNetwork`, the buffers of the run are kept for the next (a video's frames, one size); else
 /// given back after it (a network's buffers take 150-280 MB at 960x544-1312x736).
-cv::Mat runNetwork(const CB_TextDetector &detector, const cv::Mat &input, bool keepsNetwork) {
+cv::Mat runNetwork(const CB_TextDetector &detector, const cv::Mat &input, bool keepsNetwork,
+                   CB_Cancellation *cancellation) {
     // (pixel - 127.5) / 127.5 per BGR channel, as PaddleOCR normalises (mean 0.5, std 0.5 of pixel / 255).
-    return detector.network->run(cbridge::planarBlob(input, 127.5, 1 / 127.5), !keepsNetwork);
+    return detector.network->run(cbridge::planarBlob(input, 127.5, 1 / 127.5), !keepsNetwork, cancellation);
 }
 
 /// Columns of context each strip reads past the seam it shares with the next (network pixels, a multiple of the
@@ -90,7 +91,7 @@ constexpr int stripOverlap = 128;
 /// strip's map taken up to the middle of the overlap it shares with the next. Same scale, same pixels, a bounded
 /// memory; the time is the whole input's and the overlaps'.
 cv::Mat probabilityMap(const CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, int maxInputPixels,
-                       bool keepsNetwork) {
+                       bool keepsNetwork, CB_Cancellation *cancellation) {
     cv::Mat input;
     cv::resize(upright, input, size, 0, 0, cv::INTER_LINEAR);
     // n strips of equal width, a multiple of the stride, covering the width with their overlaps.
@@ -107,7 +108,8 @@ cv::Mat probabilityMap(const CB_TextDetector &detector, const cv::Mat &upright, 
     int done = 0;  // the map's columns filled so far
     for (int strip = 0; strip < strips; ++strip) {
         const int left = strips == 1 ? 0 : strip * (size.width - stripWidth) / (strips - 1);
-        const cv::Mat output = runNetwork(detector, input(cv::Rect(left, 0, stripWidth, size.height)), keepsNetwork);
+        const cv::Mat output =
+            runNetwork(detector, input(cv::Rect(left, 0, stripWidth, size.height)), keepsNetwork, cancellation);
         if (output.dims != 4 || output.size[2] != size.height || output.size[3] != stripWidth) {
             throw std::runtime_error(
                 "CB_TextDetector_detect: the model's output is not one probability map of the "
@@ -222,8 +224,8 @@ extern "C" CB_Status CB_TextDetector_new(const char *runtime_path, const char *m
 extern "C" void CB_TextDetector_delete(CB_TextDetector *detector) { delete detector; }
 
 extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_Image *image,
-                                            const CB_TextDetectorOptions *options, CB_TextBox **out_boxes,
-                                            size_t *out_count) {
+                                            const CB_TextDetectorOptions *options, CB_Cancellation *cancellation,
+                                            CB_TextBox **out_boxes, size_t *out_count) {
     CB_TRY
     CB_REQUIRE(detector != nullptr && image != nullptr && options != nullptr && out_boxes != nullptr &&
                    out_count != nullptr,
@@ -259,7 +261,7 @@ extern "C" CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_
     const int width = upright.cols, height = upright.rows;
     const cv::Size size = inputSize(width, height, options->short_side, options->max_long_side);
     const cv::Mat probability =
-        probabilityMap(*detector, upright, size, options->max_input_pixels, options->keeps_network != 0);
+        probabilityMap(*detector, upright, size, options->max_input_pixels, options->keeps_network != 0, cancellation);
     const auto contours = regionsAbove(probability, options->binary_threshold);
     std::vector<CB_TextBox> boxes;
     for (size_t index = 0; index < std::min(contours.size(), maxCandidates); ++index) {

@@ -19,7 +19,8 @@ typedef enum CB_Status {
     CB_END_OF_STREAM = 3,    /* a read found no further frame */
     CB_MODEL_MISSING = 4,    /* recognition data (traineddata) is not installed */
     CB_ENGINE_FAILED = 5,    /* OpenCV, zxing-cpp or Tesseract reported an error */
-    CB_TOO_LARGE = 6         /* a picture (an image's header, a video frame) is over the caller's limit */
+    CB_TOO_LARGE = 6,        /* a picture (an image's header, a video frame) is over the caller's limit */
+    CB_CANCELLED = 7         /* the call's CB_Cancellation was asked for: it ended early, its out-parameters unset */
 } CB_Status;
 
 /** The message of the last failure on this thread; borrowed, never NULL. */
@@ -34,6 +35,23 @@ const char *CB_last_error(void);
  * CBridge never calls it on its own; an executable calls it once, at start.
  */
 void CB_silence_library_logs(void);
+
+/* ---- Cancellation ----------------------------------------------------------------------------- */
+
+/**
+ * A long call's early end, asked for from another thread: a call that takes one (CB_TextDetector_detect) checks it
+ * between its steps and stops the network run under way, returning CB_CANCELLED soon after CB_Cancellation_cancel.
+ * Once asked for, it stays asked for: a call given it later returns CB_CANCELLED at once. The one handle that two
+ * threads use at once: CB_Cancellation_cancel may be called from any thread while a call uses it; delete it when
+ * neither does.
+ */
+typedef struct CB_Cancellation CB_Cancellation;
+
+CB_Status CB_Cancellation_new(CB_Cancellation **out_cancellation);
+void CB_Cancellation_delete(CB_Cancellation *cancellation);
+void CB_Cancellation_cancel(CB_Cancellation *cancellation);
+/** 1 once CB_Cancellation_cancel was called, else 0 (also for NULL). */
+int CB_Cancellation_is_cancelled(const CB_Cancellation *cancellation);
 
 /* ---- Geometry ----------------------------------------------------------------------------- */
 

@@ -134,10 +134,12 @@ void CB_TextDetector_delete(CB_TextDetector *detector);
  * is looked at with that margin of its own edge pixels; when no box (at least `min_height` tall) is found in it, the
  * whole picture is its one box, with score 0.
  * About 125 ms at 960x544 and 250 ms at 1312x736 on one core, the calling thread's; calls from several threads
- * run at once. `*out_count` may be 0. Free the array with CB_TextBoxes_free.
+ * run at once. `*out_count` may be 0. Free the array with CB_TextBoxes_free. With a `cancellation` (NULL: none),
+ * CB_CANCELLED when it is asked for before or during the call: the network's run ends within a few milliseconds.
  */
 CB_Status CB_TextDetector_detect(CB_TextDetector *detector, const CB_Image *image,
-                                 const CB_TextDetectorOptions *options, CB_TextBox **out_boxes, size_t *out_count);
+                                 const CB_TextDetectorOptions *options, CB_Cancellation *cancellation,
+                                 CB_TextBox **out_boxes, size_t *out_count);
 void CB_TextBoxes_free(CB_TextBox *boxes);
 /**
  * The margin CB_TextDetector_detect gives a picture of `width` x `height` pixels: its short side when the picture

@@ -13,7 +13,8 @@
  * Errors: every call returns a `CB_Status`. On failure a human-readable message is left for
  * `CB_last_error()`, which is thread-local. No C++ exception ever crosses this header.
  *
- * Threads: a handle is used by one thread at a time; different handles may be used concurrently.
+ * Threads: a handle is used by one thread at a time; different handles may be used concurrently. The one exception,
+ * a CB_Cancellation, is asked for from another thread than the call that uses it (CBStatus.h).
  */
 #ifndef LIVESCAN_CBRIDGE_H
 #define LIVESCAN_CBRIDGE_H

@@ -115,11 +115,11 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     }
 
     /// A cut to another view starts a turn at once, not at the interval, even where the edge locator finds nothing;
-    /// and a turn started before a cut is dropped when it is taken: its boxes are the old view's. Here a grey frame
+    /// and a turn still reading the view before the cut is ended: its boxes are the old view's. Here a grey frame
     /// cuts to the line on white paper at frame 12 (a turn at 12), which cuts at 17 to the same line on grey paper
     /// (the turn of 12, taken at 22, would follow onto it: normalised correlation does not see the paper's grey). The
-    /// line is found by the turn started at 22, at 32.
-    @Test func aCutStartsATurnAtOnceAndDropsTheTurnBeforeIt() throws {
+    /// turn of 12 is ended at 17 and the line found by the turn begun there, at 27 (waiting for it: 32).
+    @Test func aCutEndsTheTurnBeforeItAndStartsOneAtOnce() throws {
         let onWhite = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0).frame
         let onGrey = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, paper: 110).frame
         let grey = try FrameImage(pixels: [UInt8](repeating: 110, count: onWhite.width * onWhite.height),
@@ -133,23 +133,49 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
                 firstFound = index
             }
         }
-        #expect(firstFound == 22 + TextDetectorCadence.fileLag)
+        #expect(firstFound == 17 + TextDetectorCadence.fileLag)
     }
 
-    /// A scene that becomes new while a turn reads an earlier frame is looked for as soon as that turn is done, not at
-    /// the next interval: here a line comes into view on the same page at frame 3 (too few cells change for a new
-    /// view), while the turn of frame 0 runs; the turn of frame 10, when that one is taken, finds it.
+    /// Text that comes into view while a turn reads an earlier frame (too few cells change for a new view): when the
+    /// edge locator finds most of its lines new and at least twice as many as in the turn's frame, the turn is ended
+    /// and the next begun at once (a blank page, then two lines at frame 3: found at 13, not when the turn of frame 0
+    /// is done, at 20). The turn that ended another runs to its end: five other lines at frame 5 wait for it.
+    @Test func textComingIntoViewDuringATurnEndsItAndStartsOneAtOnce() throws {
+        let line = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, margin: 200).frame
+        let page = try FrameImage(pixels: [UInt8](repeating: 255, count: line.width * line.height), width: line.width,
+                                  height: line.height, channels: 1)
+        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
+        defer { cadence.stop() }
+        let twoLines = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30)]
+        let fiveOthers = (0..<5).map { Bounds(x: 350, y: 20 + 60 * Double($0), width: 150, height: 30) }
+        var firstFound: Int?
+        for index in 0..<60 where firstFound == nil {
+            let frame = Frame(image: index < 3 ? page : line.image, index: index, time: 0)
+            let located = index < 3 ? [] : index < 5 ? twoLines : fiveOthers
+            if try !cadence.lines(in: frame, located: located).isEmpty {
+                firstFound = index
+            }
+        }
+        #expect(firstFound == 3 + TextDetectorCadence.fileLag)
+    }
+
+    /// A scene that becomes new while a turn reads an earlier frame, with fewer than twice its lines, is looked for as
+    /// soon as that turn is done, not at the next interval, and the turn is not ended: here two lines give way to
+    /// three others at frame 3 while the turn of frame 0 runs; the turn of frame 10, when that one is taken, finds the
+    /// line.
     @Test func aNewSceneDuringATurnStartsTheNextWhenItIsDone() throws {
         let line = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, margin: 200).frame
         let page = try FrameImage(pixels: [UInt8](repeating: 255, count: line.width * line.height), width: line.width,
                                   height: line.height, channels: 1)
         let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
         defer { cadence.stop() }
-        let located = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30)]
+        let before = [Bounds(x: 400, y: 50, width: 100, height: 30), Bounds(x: 400, y: 120, width: 100, height: 30)]
+        let after = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30),
+                     Bounds(x: 100, y: 190, width: 200, height: 30)]
         var firstFound: Int?
         for index in 0..<60 where firstFound == nil {
             let frame = Frame(image: index < 3 ? page : line.image, index: index, time: 0)
-            if try !cadence.lines(in: frame, located: index < 3 ? [] : located).isEmpty {
+            if try !cadence.lines(in: frame, located: index < 3 ? before : after).isEmpty {
                 firstFound = index
             }
         }
@@ -200,7 +226,9 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
             let lock = NSLock()
             var reads = 0
             init(_ reader: DetectedTextReader) { self.reader = reader }
-            func boxes(in frame: Frame) throws -> [Bounds] { try reader.boxes(in: frame) }
+            func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds] {
+                try reader.boxes(in: frame, cancellation: cancellation)
+            }
             func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
                 lock.withLock { reads += 1 }
                 return try reader.readBox(in: frame, region: region)

@@ -206,6 +206,37 @@ func topSideAngle(_ quad: Bounds) -> Double {
         }
     }
 
+    /// A run whose cancellation is asked for from another thread ends early with `CancellationError` (the network's
+    /// run is stopped, not waited for: well under the time of a whole run), as does a run given a cancellation asked
+    /// for already; the detector then finds the same boxes as before.
+    @Test func aCancelledRunEndsEarlyAndTheDetectorRunsOnAfterIt() throws {
+        let detector = try LearnedTextDetector(options: TextDetectorOptions(shortSide: 1024))
+        let picture = try turnedLine("Order 4711 ships today", pixelHeight: 32, degrees: 0, margin: 500).frame
+        var started = Date()
+        let expected = try detector.detect(in: picture)
+        let wholeRun = Date().timeIntervalSince(started)
+        #expect(expected.count == 1)
+
+        let cancellation = try DetectionCancellation()
+        let canceller = try JoinableThread(name: "test.cancel") {
+            usleep(30_000)
+            cancellation.cancel()
+        }
+        started = Date()
+        #expect(throws: CancellationError.self) {
+            try detector.detect(in: picture, minimumHeight: 0, cancellation: cancellation)
+        }
+        let cancelledRun = Date().timeIntervalSince(started)
+        canceller.join()
+        #expect(cancelledRun < 0.5 * wholeRun, "cancelled after \(cancelledRun) s, a whole run \(wholeRun) s")
+        #expect(cancellation.isCancelled)
+        #expect(throws: CancellationError.self) {
+            try detector.detect(in: picture, minimumHeight: 0, cancellation: cancellation)
+        }
+        #expect(try detector.detect(in: picture, minimumHeight: 0, cancellation: DetectionCancellation()) == expected)
+        #expect(try detector.detect(in: picture) == expected)
+    }
+
     /// A picture wider than `maxInputPixels` allows is read in strips whose maps are joined: a line that crosses the
     /// seams is still one box, where the whole picture's read at once is, and a line inside a strip is found as well.
     @Test func aPictureReadInStripsFindsWhatItsWholeReadFinds() throws {
@@ -265,14 +296,14 @@ func topSideAngle(_ quad: Bounds) -> Double {
         options.short_side = 0
         var boxes: UnsafeMutablePointer<CB_TextBox>?
         var count = 0
-        #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_INVALID_ARGUMENT)
-        #expect(CB_TextDetector_detect(handle, image, nil, &boxes, &count) == CB_INVALID_ARGUMENT)
+        #expect(CB_TextDetector_detect(handle, image, &options, nil, &boxes, &count) == CB_INVALID_ARGUMENT)
+        #expect(CB_TextDetector_detect(handle, image, nil, nil, &boxes, &count) == CB_INVALID_ARGUMENT)
         options = CB_TextDetectorOptions_default()
         options.max_input_pixels = 1000
-        #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_INVALID_ARGUMENT)
+        #expect(CB_TextDetector_detect(handle, image, &options, nil, &boxes, &count) == CB_INVALID_ARGUMENT)
         #expect(throws: ScanError.self) { try LearnedTextDetector(options: TextDetectorOptions(maxInputPixels: -1)) }
         options = CB_TextDetectorOptions_default()
-        #expect(CB_TextDetector_detect(handle, image, &options, &boxes, &count) == CB_OK)
+        #expect(CB_TextDetector_detect(handle, image, &options, nil, &boxes, &count) == CB_OK)
         defer { CB_TextBoxes_free(boxes) }
         // A blank close crop: DB finds nothing, so the whole picture is its one box, with score 0.
         try #require(count == 1 && boxes != nil)

@@ -111,17 +111,24 @@ public final class LearnedTextDetector: @unchecked Sendable {
     /// The text boxes of `frame`, in no particular order, those whose short side is under `minimumHeight` pixels
     /// left out (a close crop in which none is left is its own one box, `CB_TextDetector_detect`).
     public func detect(in frame: Frame, minimumHeight: Int = 0) throws -> [DetectedText] {
+        try detect(in: frame, minimumHeight: minimumHeight, cancellation: nil)
+    }
+
+    /// `detect`, ended early with `CancellationError` when `cancellation` is cancelled before or while it runs.
+    func detect(in frame: Frame, minimumHeight: Int, cancellation: DetectionCancellation?) throws -> [DetectedText] {
         var raw = rawOptions
         raw.min_height = Int32(minimumHeight)
         var boxes: UnsafeMutablePointer<CB_TextBox>?
         var count = 0
-        try lock.withLock {
+        let status = try lock.withLock {
             try frame.withBridgeImage { pixels in
-                try check(CB_TextDetector_detect(handle, pixels, &raw, &boxes, &count)) {
-                    .engineFailure("text detector: \($0)")
-                }
+                CB_TextDetector_detect(handle, pixels, &raw, cancellation?.handle, &boxes, &count)
             }
         }
+        if status == CB_CANCELLED {
+            throw CancellationError()
+        }
+        try check(status) { .engineFailure("text detector: \($0)") }
         defer { CB_TextBoxes_free(boxes) }
         guard let boxes else { return [] }
         return (0..<count).map { DetectedText(bounds: Bounds(boxes[$0].quad), score: Double(boxes[$0].score)) }
@@ -129,10 +136,15 @@ public final class LearnedTextDetector: @unchecked Sendable {
 
     /// The boxes of `frame` at least `minimumHeight` pixels across their line (`detect`'s, cut to the picture).
     public func boxes(in frame: Frame, minimumHeight: Int) throws -> [Bounds] {
+        try boxes(in: frame, minimumHeight: minimumHeight, cancellation: nil)
+    }
+
+    /// `boxes`, ended early with `CancellationError` when `cancellation` is cancelled before or while they are found.
+    func boxes(in frame: Frame, minimumHeight: Int, cancellation: DetectionCancellation?) throws -> [Bounds] {
         // The detector leaves out the boxes under the height itself, so that a close crop in which it finds none
         // tall enough is read whole (a 50 x 15 crop of `swatch` held one box 8 pixels tall); what its cut to the
         // picture leaves lower is left out here.
-        try detect(in: frame, minimumHeight: minimumHeight).map(\.bounds)
+        try detect(in: frame, minimumHeight: minimumHeight, cancellation: cancellation).map(\.bounds)
             .filter { $0.shortSide >= Double(minimumHeight) }
     }
 }

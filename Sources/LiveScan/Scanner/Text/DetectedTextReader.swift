@@ -2,8 +2,9 @@ import Foundation
 
 /// What the learned detector's turns in a video ask of their engines: a frame's text boxes, and one box read.
 protocol TextBoxReader: Sendable {
-    /// The detector's boxes in `frame`: oriented rectangles around words or lines (hundreds of ms a frame).
-    func boxes(in frame: Frame) throws -> [Bounds]
+    /// The detector's boxes in `frame`: oriented rectangles around words or lines (hundreds of ms a frame); a
+    /// `CancellationError` as soon as `cancellation` is cancelled.
+    func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds]
     /// Reads one box rectified upright; nil when nothing legible is there.
     func readBox(in frame: Frame, region: Bounds) throws -> Observation?
 }
@@ -32,8 +33,8 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
                                   minimumWordConfidence: tesseract.options.minimumWordConfidence)
     }
 
-    func boxes(in frame: Frame) throws -> [Bounds] {
-        try detector.boxes(in: frame, minimumHeight: minimumTextHeight)
+    func boxes(in frame: Frame, cancellation: DetectionCancellation? = nil) throws -> [Bounds] {
+        try detector.boxes(in: frame, minimumHeight: minimumTextHeight, cancellation: cancellation)
     }
 
     /// Reads a box rectified upright, judged as a scene's (one box alone tells nothing of a page); with the learned

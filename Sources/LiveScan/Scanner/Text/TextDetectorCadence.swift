@@ -23,6 +23,8 @@ import Glibc
 /// comes early, after a quarter of the interval, when most of the edge locator's lines became new since the last
 /// (text came into view or into focus, even while that turn ran); and at once when the view changed (`ViewChange`: a
 /// cut, a turn to something else), the boxes of a turn started before that change dropped (they are the old view's).
+/// A turn still running when the view changes, or when twice its frame's lines came into view, is ended
+/// (`DetectionCancellation`) and the next begun at once, on the frame that shows them.
 final class TextDetectorCadence {
     /// A box being followed: where it is now, what it read, and its pixels as they were cut.
     private struct FollowedBox {
@@ -35,7 +37,12 @@ final class TextDetectorCadence {
     /// The detector's turn in progress, on a thread of its own, joined when its boxes are taken (and by `stop`).
     private struct Turn {
         let frame: Frame
+        /// The edge locator's lines in its frame.
+        let located: Int
+        /// Whether it ended a turn begun on a view since left (`lines`): it is not ended in its turn.
+        let replacedAnother: Bool
         let result: TurnResult
+        let cancellation: DetectionCancellation
         let thread: JoinableThread
 
         /// Its boxes, once its thread has ended (waiting for it if need be).
@@ -51,6 +58,8 @@ final class TextDetectorCadence {
     /// Frames after a turn at which a video file's scan waits for its boxes; nil for a live scan.
     private let fileLag: Int?
     private var turn: Turn?
+    /// Turns ended early (`endTurn`), their threads maybe still stopping: joined once stopped, and by `stop`.
+    private var endedTurns: [Turn] = []
     private var lastTurnFrame: Int?
     private var followed: [FollowedBox] = []
     /// Turns started: the next turn's number.
@@ -112,6 +121,19 @@ final class TextDetectorCadence {
         if isNewScene(located) {
             newSceneFrame = frame.index
         }
+        // A turn reading a frame whose view has since been left is ended, and one begun on this frame: its boxes
+        // would be dropped (another view) or miss most of the text now in view (twice the lines it had: text came
+        // into view or into focus), and the turn on the new view would wait for it (ICDAR's photos coming into
+        // focus: a turn begun on the blurred frames held the sharp frames' back 5-8 frames). A turn that ended
+        // another runs to its end, so that views that keep changing still get the detector's boxes.
+        let replaces = turn.map { turn in
+            !turn.replacedAnother && !isReady(turn, at: frame.index) && (newViewFrame == frame.index
+                || newSceneFrame == frame.index && located.count >= 2 * turn.located)
+        } ?? false
+        if replaces {
+            endTurn()
+        }
+        joinEndedTurns(waiting: false)
         followed = try followed.compactMap { try follow($0, into: frame) }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
@@ -121,7 +143,7 @@ final class TextDetectorCadence {
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
         let lastTurn = lastTurnFrame ?? -1
-        if turn == nil, sinceTurn >= currentInterval || Self.isLater(newViewFrame, than: lastTurn)
+        if turn == nil, replaces || sinceTurn >= currentInterval || Self.isLater(newViewFrame, than: lastTurn)
             || sinceTurn >= currentInterval / 4 && Self.isLater(newSceneFrame, than: lastTurn)
         {
             if let droppedFrames, sinceTurn != Int.max {
@@ -131,7 +153,7 @@ final class TextDetectorCadence {
                     : min(currentInterval * 2, interval * Self.maxBackoff)
                 droppedAtTurn = dropped
             }
-            try start(on: frame, located: located, surelyRead: surelyRead)
+            try start(on: frame, located: located, surelyRead: surelyRead, replacingAnother: replaces)
         }
         lastLocated = located
         return followed.map(\.line)
@@ -149,10 +171,29 @@ final class TextDetectorCadence {
         return new >= 2 && 2 * new > located.count
     }
 
-    /// Waits for a turn in progress: after this, the detector is not running.
+    /// Ends a turn in progress and waits for every turn's thread: after this, the detector is not running.
     func stop() {
-        _ = try? turn?.boxes()
-        turn = nil
+        endTurn()
+        joinEndedTurns(waiting: true)
+    }
+
+    /// Ends the turn in progress, if any: its detector run stops within milliseconds, its box reads at the next box,
+    /// and its boxes are never taken. Its number is the next turn's. Not waited for: the frame loop goes on.
+    private func endTurn() {
+        guard let turn else { return }
+        turn.cancellation.cancel()
+        endedTurns.append(turn)
+        self.turn = nil
+        turns -= 1
+    }
+
+    /// Joins the threads of the ended turns that have stopped (all of them, waiting for them, with `waiting`).
+    private func joinEndedTurns(waiting: Bool) {
+        endedTurns.removeAll { turn in
+            guard waiting || turn.result.isReady else { return false }
+            turn.thread.join()
+            return true
+        }
     }
 
     private func isReady(_ turn: Turn, at frameIndex: Int) -> Bool {
@@ -164,14 +205,15 @@ final class TextDetectorCadence {
 
     /// Starts a turn on `frame`, where the edge locator found the lines `located` and Tesseract read `surelyRead`
     /// of them surely.
-    private func start(on frame: Frame, located: [Bounds], surelyRead: [Bounds]) throws {
+    private func start(on frame: Frame, located: [Bounds], surelyRead: [Bounds], replacingAnother: Bool) throws {
         let result = TurnResult()
+        let cancellation = try DetectionCancellation()
         let isLive = fileLag == nil
         let turnNumber = turns
         turns += 1
         // The boxes followed into this frame, where the turn's boxes are found.
         let known = followed.map(\.line)
-        let thread = try JoinableThread(name: "LiveScan.text") { [boxReader, sameItem] in
+        let thread = try JoinableThread(name: "LiveScan.text") { [boxReader, sameItem, cancellation] in
             // In a live scan the detector takes what the frame loop leaves of the cores: its thread runs at the
             // lowest priority, so that the scan keeps its frame rate and the detector's turns come late instead. (Not
             // in a file's scan, which waits for the turn: there a busy machine would starve it.) On Linux a nice
@@ -180,22 +222,25 @@ final class TextDetectorCadence {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             }
             result.finish(Result {
-                let boxes = try boxReader.boxes(in: frame).filter { box in
+                let boxes = try boxReader.boxes(in: frame, cancellation: cancellation).filter { box in
                     !located.contains { MotionTextReading.keepsLine($0, over: box, surelyRead: surelyRead) }
                 }
                 return try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
-                                     sameItem: sameItem)
+                                     sameItem: sameItem, cancellation: cancellation)
             })
         }
-        turn = Turn(frame: frame, result: result, thread: thread)
+        turn = Turn(frame: frame, located: located.count, replacedAnother: replacingAnother, result: result,
+                    cancellation: cancellation, thread: thread)
         lastTurnFrame = frame.index
     }
 
     /// `boxes` of the turn `turn` on `frame`, each with its reading: that of the `known` box at its place (the
-    /// nearest by `sameItem`) while it is confirmed and fresh, or read.
+    /// nearest by `sameItem`) while it is confirmed and fresh, or read; `CancellationError` once the turn is ended.
     private static func read(_ boxes: [Bounds], in frame: Frame, turn: Int, known: [DetectedLine],
-                             boxReader: any TextBoxReader, sameItem: SameItem) throws -> [DetectedLine] {
+                             boxReader: any TextBoxReader, sameItem: SameItem,
+                             cancellation: DetectionCancellation) throws -> [DetectedLine] {
         try boxes.map { box in
+            try cancellation.throwIfCancelled()
             let same = known.filter { sameItem.isSamePlace(box, as: $0.bounds) }
                 .max { $0.bounds.intersectionOverUnion(box) < $1.bounds.intersectionOverUnion(box) }
             if let same, same.votes.isConfirmed, turn - same.turnRead < rereadTurns {
