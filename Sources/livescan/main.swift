@@ -59,23 +59,6 @@ func restartWithSingleThreadedOpenMPIfNeeded(readsText: Bool) {
     // execv returned: it failed; carry on, slower.
 }
 
-/// A fixed mmap threshold while text is read: glibc raises its threshold to the largest block freed, and the text
-/// detector's buffers (made and freed for each picture) then come from the heap, which keeps what is freed. Fixed,
-/// they are returned, and peak RSS stays lower. Only when text is read: a barcodes-only scan frees a frame's pixels
-/// every frame, and each would come back as fresh pages to fault in and zero. The command sets it for its own
-/// process; the library changes no process-wide state, and an app embedding it may do the same
-/// (`mallopt(M_MMAP_THRESHOLD, 131072)`, or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`). Measured:
-/// docs/benchmark-history.md, "The mmap threshold".
-func keepLargeBlocksReturnable(readsText: Bool) {
-    if readsText {
-        _ = glibcMallopt(glibcMmapThreshold, 128 * 1024)
-    }
-}
-
-/// glibc's mallopt(3) and its M_MMAP_THRESHOLD (malloc.h), which Swift's Glibc module does not import.
-@_silgen_name("mallopt") func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-let glibcMmapThreshold: Int32 = -3
-
 func runCommand(_ arguments: [String]) -> ExitCode {
     guard let command = arguments.first else {
         return Diagnostics.usage(UsageError(message: "no command given"))
@@ -96,7 +79,7 @@ func runCommand(_ arguments: [String]) -> ExitCode {
         do {
             let options = try ScanOptions(rest)
             restartWithSingleThreadedOpenMPIfNeeded(readsText: options.wantsText)
-            keepLargeBlocksReturnable(readsText: options.wantsText)
+            AllocatorTuning.tune(readsText: options.wantsText, sources: options.sources)
             if let archive = options.archive {
                 return ArchiveScan(options: options, settings: archive).run()
             }
