@@ -22,24 +22,40 @@ enum AllocatorTuning {
     static let motionTrimThreshold: Int32 = 8 * 1024 * 1024
     static let motionArenas: Int32 = 2
 
-    /// Sets the process's policy for a scan of `sources` (SOURCE arguments) that reads text when `readsText`: the
-    /// stills' when every source is an image or a folder of them (`SourceKind`; an archive scan gives each input to
-    /// a scan process of its own, which sets its own).
-    static func tune(readsText: Bool, sources: [String]) {
-        guard readsText else { return }
+    /// What glibc is told: each setting nil stays glibc's own.
+    struct Policy: Equatable {
+        var mmapThreshold: Int32
+        var trimThreshold: Int32?
+        var arenas: Int32?
+    }
+
+    /// The policy for a scan of `sources` (SOURCE arguments) that reads text when `readsText`; nil (glibc's own)
+    /// when it does not. The stills' when every source is an image or a folder of them (`SourceKind`; an archive
+    /// scan gives each input to a scan process of its own, which sets its own).
+    static func policy(readsText: Bool, sources: [String]) -> Policy? {
+        guard readsText else { return nil }
         if sources.allSatisfy({ SourceKind.of($0) == .image }) {
-            _ = mallopt(mmapThreshold, stillsMmapThreshold)
-        } else {
-            _ = mallopt(mmapThreshold, motionMmapThreshold)
-            _ = mallopt(trimThreshold, motionTrimThreshold)
-            _ = mallopt(arenaMax, motionArenas)
+            return Policy(mmapThreshold: stillsMmapThreshold)
+        }
+        return Policy(mmapThreshold: motionMmapThreshold, trimThreshold: motionTrimThreshold, arenas: motionArenas)
+    }
+
+    /// Sets the process's policy (`policy`), once, before the scan.
+    static func tune(readsText: Bool, sources: [String]) {
+        guard let policy = policy(readsText: readsText, sources: sources) else { return }
+        _ = mallopt(mmapThresholdParameter, policy.mmapThreshold)
+        if let trimThreshold = policy.trimThreshold {
+            _ = mallopt(trimThresholdParameter, trimThreshold)
+        }
+        if let arenas = policy.arenas {
+            _ = mallopt(arenaMaxParameter, arenas)
         }
     }
 
     /// malloc.h's M_MMAP_THRESHOLD, M_TRIM_THRESHOLD and M_ARENA_MAX, which Swift's Glibc module does not import.
-    private static let mmapThreshold: Int32 = -3
-    private static let trimThreshold: Int32 = -1
-    private static let arenaMax: Int32 = -8
+    private static let mmapThresholdParameter: Int32 = -3
+    private static let trimThresholdParameter: Int32 = -1
+    private static let arenaMaxParameter: Int32 = -8
 }
 
 /// glibc's mallopt(3), which Swift's Glibc module does not import.
