@@ -141,20 +141,10 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// and the next begun at once (a blank page, then two lines at frame 3: found at 13, not when the turn of frame 0
     /// is done, at 20). The turn that ended another runs to its end: five other lines at frame 5 wait for it.
     @Test func textComingIntoViewDuringATurnEndsItAndStartsOneAtOnce() throws {
-        let line = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, margin: 200).frame
-        let page = try FrameImage(pixels: [UInt8](repeating: 255, count: line.width * line.height), width: line.width,
-                                  height: line.height, channels: 1)
-        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
-        defer { cadence.stop() }
         let twoLines = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30)]
         let fiveOthers = (0..<5).map { Bounds(x: 350, y: 20 + 60 * Double($0), width: 150, height: 30) }
-        var firstFound: Int?
-        for index in 0..<60 where firstFound == nil {
-            let frame = Frame(image: index < 3 ? page : line.image, index: index, time: 0)
-            let located = index < 3 ? [] : index < 5 ? twoLines : fiveOthers
-            if try !cadence.lines(in: frame, located: located).isEmpty {
-                firstFound = index
-            }
+        let firstFound = try firstFoundOnAPageWithALineFromFrame3 { index in
+            index < 3 ? [] : index < 5 ? twoLines : fiveOthers
         }
         #expect(firstFound == 3 + TextDetectorCadence.fileLag)
     }
@@ -164,22 +154,28 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     /// three others at frame 3 while the turn of frame 0 runs; the turn of frame 10, when that one is taken, finds the
     /// line.
     @Test func aNewSceneDuringATurnStartsTheNextWhenItIsDone() throws {
+        let before = [Bounds(x: 400, y: 50, width: 100, height: 30), Bounds(x: 400, y: 120, width: 100, height: 30)]
+        let after = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30),
+                     Bounds(x: 100, y: 190, width: 200, height: 30)]
+        let firstFound = try firstFoundOnAPageWithALineFromFrame3 { index in index < 3 ? before : after }
+        #expect(firstFound == 10 + TextDetectorCadence.fileLag)
+    }
+
+    /// The first frame in which a cadence (a turn every 40 frames) gives a box, over a blank page that shows a line
+    /// from frame 3 on, the edge locator finding `located(index)` in frame `index`; nil when none by frame 59.
+    private func firstFoundOnAPageWithALineFromFrame3(located: (Int) -> [Bounds]) throws -> Int? {
         let line = try turnedLine(DriftingTurnedLine.text, pixelHeight: 32, degrees: 0, margin: 200).frame
         let page = try FrameImage(pixels: [UInt8](repeating: 255, count: line.width * line.height), width: line.width,
                                   height: line.height, channels: 1)
         let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 40)
         defer { cadence.stop() }
-        let before = [Bounds(x: 400, y: 50, width: 100, height: 30), Bounds(x: 400, y: 120, width: 100, height: 30)]
-        let after = [Bounds(x: 100, y: 50, width: 200, height: 30), Bounds(x: 100, y: 120, width: 200, height: 30),
-                     Bounds(x: 100, y: 190, width: 200, height: 30)]
-        var firstFound: Int?
-        for index in 0..<60 where firstFound == nil {
+        for index in 0..<60 {
             let frame = Frame(image: index < 3 ? page : line.image, index: index, time: 0)
-            if try !cadence.lines(in: frame, located: index < 3 ? before : after).isEmpty {
-                firstFound = index
+            if try !cadence.lines(in: frame, located: located(index)).isEmpty {
+                return index
             }
         }
-        #expect(firstFound == 10 + TextDetectorCadence.fileLag)
+        return nil
     }
 
     /// A box whose line the edge locator found and Tesseract read surely in the turn's frame is left to the locator:
