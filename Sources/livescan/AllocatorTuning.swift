@@ -9,7 +9,7 @@ enum AllocatorTuning {
     /// Still images: blocks of 128 KB and more are mapped for themselves and returned when freed. glibc raises its
     /// threshold to the largest block freed, and the text detector's buffers (made and freed for each picture) would
     /// then come from the heap, which keeps what is freed: peak RSS over ICDAR's 48 photos 478 -> 395 MB.
-    static let stillsMmapThreshold: Int32 = 128 * 1024
+    static let stills = Policy(mmapThreshold: 128 * 1024)
 
     /// A video, a camera or a stream frees a frame's pixels every frame (2.7 MB at 720p), and the locator's and the
     /// reading cache's pictures of it. Mapped for themselves, each came back as fresh pages to fault in and zero, and
@@ -17,10 +17,8 @@ enum AllocatorTuning {
     /// up to 4 MB come from the heap, which keeps up to 8 MB (a few frames) free at its top; the networks' buffers
     /// (hundreds of MB) are still mapped. Two arenas, one for each of the threads that work (the frame loop, the
     /// detector's turns): glibc's default of 8 a core kept 409 MB at peak, one arena made the threads wait for it.
-    /// 4 s of kernel time, 26-28 -> 31-32 fps, peak RSS 350 -> 360-366 MB (at 1080p 373 -> 387 MB).
-    static let motionMmapThreshold: Int32 = 4 * 1024 * 1024
-    static let motionTrimThreshold: Int32 = 8 * 1024 * 1024
-    static let motionArenas: Int32 = 2
+    /// 4 s of kernel time, 26-28 -> 30-32 fps, peak RSS 350 -> 360-366 MB (at 1080p 373 -> 387 MB).
+    static let motion = Policy(mmapThreshold: 4 * 1024 * 1024, trimThreshold: 8 * 1024 * 1024, arenas: 2)
 
     /// What glibc is told: each setting nil stays glibc's own.
     struct Policy: Equatable {
@@ -35,9 +33,9 @@ enum AllocatorTuning {
     static func policy(readsText: Bool, sources: [String]) -> Policy? {
         guard readsText else { return nil }
         if sources.allSatisfy({ SourceKind.of($0) == .image }) {
-            return Policy(mmapThreshold: stillsMmapThreshold)
+            return stills
         }
-        return Policy(mmapThreshold: motionMmapThreshold, trimThreshold: motionTrimThreshold, arenas: motionArenas)
+        return motion
     }
 
     /// Sets the process's policy (`policy`), once, before the scan.
