@@ -43,6 +43,7 @@ constexpr int stepWidth = 8;
 struct CB_LineReader {
     /// The library and the ONNX file; the network once made (`CB_LineReader_release_networks` frees it).
     std::string runtimePath, modelPath;
+    int threads = 1;
     std::unique_ptr<cbridge::OnnxNetwork> network;
     /// Output i (1...N) is characters[i - 1]; 0 is the blank, N + 1 the space.
     std::vector<std::string> characters;
@@ -51,7 +52,7 @@ struct CB_LineReader {
     /// The network, made when first needed (under `lock`).
     const cbridge::OnnxNetwork &net() {
         if (!network) {
-            network = cbridge::OnnxNetwork::open(runtimePath, modelPath);
+            network = cbridge::OnnxNetwork::open(runtimePath, modelPath, threads);
         }
         return *network;
     }
@@ -91,10 +92,11 @@ struct CB_LineReader {
 };
 
 extern "C" CB_Status CB_LineReader_new(const char *runtime_path, const char *model_path, const char *keys_path,
-                                       CB_LineReader **out_reader) {
+                                       int threads, CB_LineReader **out_reader) {
     CB_TRY
     CB_REQUIRE(runtime_path != nullptr && model_path != nullptr && keys_path != nullptr && out_reader != nullptr,
                "CB_LineReader_new: NULL argument");
+    CB_REQUIRE(threads >= 1 && threads <= CB_MAX_NETWORK_THREADS, "CB_LineReader_new: threads must be 1...64");
     *out_reader = nullptr;
     auto reader = std::make_unique<CB_LineReader>();
     if (cbridge::regularFileSize(model_path).value_or(0) == 0) {
@@ -103,6 +105,7 @@ extern "C" CB_Status CB_LineReader_new(const char *runtime_path, const char *mod
     }
     reader->runtimePath = runtime_path;
     reader->modelPath = model_path;
+    reader->threads = threads;
     std::ifstream keys(keys_path);
     for (std::string line; std::getline(keys, line);) {
         reader->characters.push_back(line);

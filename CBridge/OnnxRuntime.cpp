@@ -78,7 +78,8 @@ const OnnxLibrary &library(const std::string &path) {
 
 }  // namespace
 
-std::unique_ptr<OnnxNetwork> OnnxNetwork::open(const std::string &runtimePath, const std::string &modelPath) {
+std::unique_ptr<OnnxNetwork> OnnxNetwork::open(const std::string &runtimePath, const std::string &modelPath,
+                                               int threads) {
     const OnnxLibrary &loaded = library(runtimePath);
     const OrtApi &api = *loaded.api;
     std::unique_ptr<OnnxNetwork> network(new OnnxNetwork());
@@ -88,9 +89,10 @@ std::unique_ptr<OnnxNetwork> OnnxNetwork::open(const std::string &runtimePath, c
     const std::unique_ptr<OrtSessionOptions, void (*)(OrtSessionOptions *)> ownedOptions(options,
                                                                                          api.ReleaseSessionOptions);
     const std::string what = "the network " + modelPath + " could not be set up";
-    // One thread, the caller's: the scan decides what runs where (a video's detector on a thread of its own).
-    // With one intra-op thread ONNX Runtime makes no pool; spinning is off should it ever make one.
-    check<ModelUnavailable>(api, api.SetIntraOpNumThreads(options, 1), what);
+    // The caller decides what runs where (a video's detector on a thread of its own) and on how many threads: with
+    // one, ONNX Runtime makes no pool; with more, its pool's threads block while idle (no spinning), so that they
+    // take no core from the caller's other threads between runs.
+    check<ModelUnavailable>(api, api.SetIntraOpNumThreads(options, threads), what);
     check<ModelUnavailable>(api, api.SetInterOpNumThreads(options, 1), what);
     check<ModelUnavailable>(api, api.SetSessionExecutionMode(options, ORT_SEQUENTIAL), what);
     check<ModelUnavailable>(api, api.SetSessionGraphOptimizationLevel(options, ORT_ENABLE_ALL), what);

@@ -20,7 +20,8 @@ struct ModelUnavailable : std::runtime_error {
 };
 
 /// One ONNX network run by ONNX Runtime's C library (libonnxruntime, from the PyPI wheel `make setup` fetches; its
-/// declarations in OnnxRuntimeApi.h), on the calling thread only: one intra-op and one inter-op thread, no spinning.
+/// declarations in OnnxRuntimeApi.h), on the calling thread and `threads - 1` threads of ONNX Runtime's pool (made with
+/// the network, blocking while idle: no spinning).
 /// It runs PP-OCR's networks twice as fast as OpenCV 4.6's dnn, on their original files and at any input size
 /// (Benchmarks/text-detector-study.md). ONNX Runtime lets several threads run one network at once, each with buffers of
 /// its own.
@@ -28,8 +29,8 @@ class OnnxNetwork {
 public:
     /// The network in the ONNX file `modelPath`, with the library at `runtimePath`: loaded once per process, the
     /// first path given (a process has one ONNX Runtime), and never unloaded. Throws ModelUnavailable when either
-    /// cannot be loaded, with ONNX Runtime's reason.
-    static std::unique_ptr<OnnxNetwork> open(const std::string &runtimePath, const std::string &modelPath);
+    /// cannot be loaded, with ONNX Runtime's reason. `threads` (at least 1) share each run, the caller's included.
+    static std::unique_ptr<OnnxNetwork> open(const std::string &runtimePath, const std::string &modelPath, int threads);
     ~OnnxNetwork();
     OnnxNetwork(const OnnxNetwork &) = delete;
     OnnxNetwork &operator=(const OnnxNetwork &) = delete;

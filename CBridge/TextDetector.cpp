@@ -199,11 +199,12 @@ CB_Status handOver(const std::vector<CB_TextBox> &boxes, CB_TextBox **out_boxes,
 
 }  // namespace
 
-extern "C" CB_Status CB_TextDetector_new(const char *runtime_path, const char *model_path,
+extern "C" CB_Status CB_TextDetector_new(const char *runtime_path, const char *model_path, int threads,
                                          CB_TextDetector **out_detector) {
     CB_TRY
     CB_REQUIRE(runtime_path != nullptr && model_path != nullptr && *model_path != '\0' && out_detector != nullptr,
                "CB_TextDetector_new: no model path");
+    CB_REQUIRE(threads >= 1 && threads <= CB_MAX_NETWORK_THREADS, "CB_TextDetector_new: threads must be 1...64");
     *out_detector = nullptr;
     if (!cbridge::regularFileSize(model_path)) {
         return cbridge::fail(CB_MODEL_MISSING, std::string("the text detector model ") + model_path +
@@ -212,7 +213,7 @@ extern "C" CB_Status CB_TextDetector_new(const char *runtime_path, const char *m
     auto detector = std::make_unique<CB_TextDetector>();
     try {
         // Loaded here, so that a file that is no model fails now, not at the first image.
-        detector->network = cbridge::OnnxNetwork::open(runtime_path, model_path);
+        detector->network = cbridge::OnnxNetwork::open(runtime_path, model_path, threads);
     } catch (const cbridge::ModelUnavailable &error) {
         return cbridge::fail(CB_MODEL_MISSING, error.what());
     }

@@ -72,7 +72,7 @@ CB_LineReader *sharedLineReader() {
     static CB_LineReader *reader = [] {
         CB_LineReader *made = nullptr;
         if (CB_LineReader_new("models/libonnxruntime.so.1.32.0", "models/ppocr-v6-rec.onnx",
-                              "models/ppocr-v6-rec-keys.txt", &made) != CB_OK) {
+                              "models/ppocr-v6-rec-keys.txt", 1, &made) != CB_OK) {
             std::fprintf(stderr, "fuzz_raw_frame: no line reader (%s); CB_LineReader_read_quad is not fuzzed\n",
                          CB_last_error());
             return static_cast<CB_LineReader *>(nullptr);

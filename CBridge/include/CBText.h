@@ -91,7 +91,14 @@ CB_Status CB_TextRegions_find(const CB_Image *image, const CB_TextRegionOptions 
                               size_t *out_count);
 void CB_Rects_free(CB_Rect *rects);
 
-/* ---- Scene text detection: PP-OCRv4's DB detector through OpenCV dnn ---------------------------- */
+/* ---- Scene text detection: PP-OCRv4's DB detector through ONNX Runtime ------------------------- */
+
+/**
+ * The learned networks (CB_TextDetector, CB_LineReader) run each call on the `threads` given when they are made: the
+ * caller's thread and `threads - 1` of a pool made with the network, which block while idle (1: the caller's alone).
+ * 1 to CB_MAX_NETWORK_THREADS; CB_INVALID_ARGUMENT otherwise.
+ */
+#define CB_MAX_NETWORK_THREADS 64
 
 typedef struct CB_TextDetector CB_TextDetector;
 
@@ -123,10 +130,11 @@ typedef struct CB_TextBox {
 /**
  * Loads the detector once from an ONNX file, PP-OCRv4's DB model (models/ppocr-v4-det.onnx,
  * scripts/fetch-models.sh), run by the ONNX Runtime library at `runtime_path` (models/libonnxruntime.so.1.32.0,
- * loaded once per process, the first path given, and kept loaded). CB_MODEL_MISSING, naming `make setup`, when a
- * file is absent or does not load.
+ * loaded once per process, the first path given, and kept loaded), on `threads` threads (CB_MAX_NETWORK_THREADS).
+ * CB_MODEL_MISSING, naming `make setup`, when a file is absent or does not load.
  */
-CB_Status CB_TextDetector_new(const char *runtime_path, const char *model_path, CB_TextDetector **out_detector);
+CB_Status CB_TextDetector_new(const char *runtime_path, const char *model_path, int threads,
+                              CB_TextDetector **out_detector);
 void CB_TextDetector_delete(CB_TextDetector *detector);
 /**
  * The text boxes of `image`, looked for on the picture turned upright by its Exif orientation: words and lines at
@@ -155,10 +163,10 @@ typedef struct CB_LineReader CB_LineReader;
 /**
  * Loads PP-OCRv6 small's line recogniser (SVTR, CTC; Latin, Chinese and Japanese script): `model_path`, its ONNX
  * file (models/ppocr-v6-rec.onnx), run by the ONNX Runtime library at `runtime_path` (as CB_TextDetector_new), and
- * `keys_path`, its character list (models/ppocr-v6-rec-keys.txt). CB_MODEL_MISSING, naming `make setup`, when a
- * file is absent or does not load.
+ * `keys_path`, its character list (models/ppocr-v6-rec-keys.txt), on `threads` threads (CB_MAX_NETWORK_THREADS).
+ * CB_MODEL_MISSING, naming `make setup`, when a file is absent or does not load.
  */
-CB_Status CB_LineReader_new(const char *runtime_path, const char *model_path, const char *keys_path,
+CB_Status CB_LineReader_new(const char *runtime_path, const char *model_path, const char *keys_path, int threads,
                             CB_LineReader **out_reader);
 void CB_LineReader_delete(CB_LineReader *reader);
 /**

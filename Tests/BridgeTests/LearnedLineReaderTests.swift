@@ -41,6 +41,23 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         CB_LineReader_release_networks(nil)
     }
 
+    /// A reader whose runs two threads share (a file's scan: `ScanEngines.learnedNetworkThreads`) reads what one
+    /// thread reads, also once its networks were released and made again.
+    @Test func twoThreadsReadWhatOneReads() throws {
+        let detector = try sharedTextDetector.get()
+        let one = try sharedLineReader.get()
+        let two = try LearnedLineReader(threads: 2)
+        for degrees in [0.0, 25.0] {
+            let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: degrees)
+            let box = try #require(try detector.detect(in: frame).first)
+            let expected = try one.read(in: frame, region: box.bounds)
+            #expect(expected.text == "Harbour")
+            #expect(try two.read(in: frame, region: box.bounds) == expected)
+            two.releaseNetworks()
+            #expect(try two.read(in: frame, region: box.bounds) == expected)
+        }
+    }
+
     /// Through the C API: a word's quad spans the columns it was read in, which lie on its ink, and the line's quad
     /// is the whole box. To within two steps of the network (8 of its pixels each): CTC emits each character at
     /// one step somewhere on its letter.
@@ -53,7 +70,7 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         let paths = try LineRecognizerModel.fileNames.map {
             try ModelFiles.locate($0, describedAs: "the text recogniser model")
         }
-        #expect(CB_LineReader_new(try OnnxRuntimeLibrary.locate(), paths[0], paths[1], &handle) == CB_OK)
+        #expect(CB_LineReader_new(try OnnxRuntimeLibrary.locate(), paths[0], paths[1], 1, &handle) == CB_OK)
         defer { CB_LineReader_delete(handle) }
         var quad = CB_Quad(box.bounds)
         var line: UnsafeMutablePointer<CB_TextLine>?
@@ -82,7 +99,7 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         }
         var handle: OpaquePointer?
         let missing = "\(folder)/\(LineRecognizerModel.fileName)"
-        #expect(CB_LineReader_new(missing, missing, missing, &handle) == CB_MODEL_MISSING)
+        #expect(CB_LineReader_new(missing, missing, missing, 1, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
     }
@@ -96,15 +113,18 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         let keys = try ModelFiles.locate(LineRecognizerModel.keysFileName, describedAs: "the character list")
         var handle: OpaquePointer?
         let runtime = try OnnxRuntimeLibrary.locate()
-        #expect(CB_LineReader_new(runtime, notAModel.path, keys, &handle) == CB_MODEL_MISSING)
+        #expect(CB_LineReader_new(runtime, notAModel.path, keys, 1, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
         let model = try ModelFiles.locate(LineRecognizerModel.fileName, describedAs: "the model")
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("livescan-no-keys-\(getpid()).txt")
         try Data().write(to: empty)
         defer { try? FileManager.default.removeItem(at: empty) }
-        #expect(CB_LineReader_new(runtime, model, empty.path, &handle) == CB_MODEL_MISSING)
+        #expect(CB_LineReader_new(runtime, model, empty.path, 1, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
+        #expect(CB_LineReader_new(runtime, model, keys, 0, &handle) == CB_INVALID_ARGUMENT)
+        #expect(handle == nil)
+        #expect(throws: ScanError.self) { try LearnedLineReader(threads: 65) }
     }
 
     /// The learned recogniser reads only English's script here; any other language leaves text to Tesseract.

@@ -206,6 +206,21 @@ func topSideAngle(_ quad: Bounds) -> Double {
         }
     }
 
+    /// A detector whose runs are shared by two threads (a file's scan: `ScanEngines.learnedNetworkThreads`) finds
+    /// the boxes one thread finds, picture after picture.
+    @Test func twoThreadsFindWhatOneFinds() throws {
+        let one = try LearnedTextDetector(options: TextDetectorOptions(keepsNetwork: true))
+        let two = try LearnedTextDetector(options: TextDetectorOptions(keepsNetwork: true), threads: 2)
+        let pictures = try [(0.0, 32), (12, 32), (-25, 24)].map { degrees, height in
+            try turnedLine("Order 4711 ships today", pixelHeight: height, degrees: degrees).frame
+        }
+        for picture in pictures {
+            let expected = try one.detect(in: picture)
+            #expect(expected.count == 1)
+            #expect(try two.detect(in: picture) == expected)
+        }
+    }
+
     /// A run whose cancellation is asked for from another thread ends early with `CancellationError` (the network's
     /// run is stopped, not waited for: well under the time of a whole run), as does a run given a cancellation asked
     /// for already; the detector then finds the same boxes as before.
@@ -265,7 +280,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         }
         // The C API says the same to a C caller, and the status says what kind of failure it is.
         var handle: OpaquePointer?
-        #expect(CB_TextDetector_new("", path, &handle) == CB_MODEL_MISSING)
+        #expect(CB_TextDetector_new("", path, 1, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
     }
@@ -277,7 +292,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         try Data("not an ONNX file".utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         var handle: OpaquePointer?
-        #expect(CB_TextDetector_new(try OnnxRuntimeLibrary.locate(), path.path, &handle) == CB_MODEL_MISSING)
+        #expect(CB_TextDetector_new(try OnnxRuntimeLibrary.locate(), path.path, 1, &handle) == CB_MODEL_MISSING)
         #expect(handle == nil)
         #expect(String(cString: CB_last_error()).contains("make setup"))
     }
@@ -286,7 +301,14 @@ func topSideAngle(_ quad: Bounds) -> Double {
         _ = try sharedTextDetector.get()
         var handle: OpaquePointer?
         let path = try TextDetectorModel.locate()
-        #expect(CB_TextDetector_new(try OnnxRuntimeLibrary.locate(), path, &handle) == CB_OK)
+        let runtime = try OnnxRuntimeLibrary.locate()
+        for threads: Int32 in [0, -1, CB_MAX_NETWORK_THREADS + 1] {
+            #expect(CB_TextDetector_new(runtime, path, threads, &handle) == CB_INVALID_ARGUMENT)
+            #expect(handle == nil)
+        }
+        #expect(throws: ScanError.self) { try LearnedTextDetector(threads: 0) }
+        #expect(throws: ScanError.self) { try TextEngines(options: TextRecognizerOptions(learnedNetworkThreads: 65)) }
+        #expect(CB_TextDetector_new(runtime, path, 1, &handle) == CB_OK)
         defer { CB_TextDetector_delete(handle) }
         var image: OpaquePointer?
         let pixels = [UInt8](repeating: 255, count: 64 * 64)

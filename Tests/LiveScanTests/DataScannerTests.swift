@@ -419,6 +419,18 @@ final class RecordingRegionDetector: RegionBarcodeDetector, @unchecked Sendable 
         #expect(delegate.calls.first { $0.hasPrefix("add") } == "add STILL")
     }
 
+    /// A file's scan waits for its learned networks, which run on two threads (one on a single core); a live
+    /// scan's detector takes only what its frame loop leaves, on one.
+    @Test func learnedNetworksShareTheCoresOnlyInAFilesScan() throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        for (stillImages, isLive, threads) in [(false, false, min(2, cores)), (true, false, min(2, cores)),
+                                               (false, true, 1)] {
+            let engines = try ScanEngines.make(for: [.text()], qualityLevel: .balanced, isGuidanceEnabled: false,
+                                               stillImages: stillImages, isLive: isLive)
+            #expect(engines.text?.detected?.detector.threads == threads)
+        }
+    }
+
     /// Images are not a scene: each is read whole, whatever the detector can do.
     @Test func imagesAreEachReadWhole() throws {
         let detector = RecordingRegionDetector()

@@ -39,16 +39,18 @@ public final class LearnedLineReader: @unchecked Sendable {
     /// not in it yet: nothing here measured its vote on them.
     public static let languages: Set<String> = ["eng", "chi_sim", "chi_tra", "jpn"]
 
-    /// Loads the model from `folder` (nil: where `ModelFiles.locate` finds it): `ScanError.modelMissing` names
-    /// `make setup` when it is not installed.
-    public init(folder: String? = nil) throws {
+    /// Loads the model from `folder` (nil: where `ModelFiles.locate` finds it), to run on `threads` threads
+    /// (`TextRecognizerOptions.learnedNetworkThreads`): `ScanError.modelMissing` names `make setup` when it is not
+    /// installed.
+    public init(folder: String? = nil, threads: Int = 1) throws {
+        try TextRecognizerOptions.validateNetworkThreads(threads)
         let paths = try LineRecognizerModel.fileNames.map { fileName in
             let explicitPath = folder.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName).path }
             return try ModelFiles.locate(fileName, describedAs: "the text recogniser model", explicitPath: explicitPath)
         }
         let runtime = try OnnxRuntimeLibrary.locate(besideNetwork: paths[0])
         var handle: OpaquePointer?
-        let status = CB_LineReader_new(runtime, paths[0], paths[1], &handle)
+        let status = CB_LineReader_new(runtime, paths[0], paths[1], Int32(threads), &handle)
         guard status == CB_OK, let handle else {
             let message = bridgeLastError()
             throw status == CB_MODEL_MISSING ? ScanError.modelMissing(message) : ScanError.engineFailure(message)

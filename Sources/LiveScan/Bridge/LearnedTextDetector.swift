@@ -58,11 +58,15 @@ public struct DetectedText: Sendable, Equatable {
 /// The network is loaded once; calls from several threads take turns, so that its buffers are not taken twice over.
 public final class LearnedTextDetector: @unchecked Sendable {
     public let options: TextDetectorOptions
+    /// The threads each run is shared by.
+    public let threads: Int
     private let handle: OpaquePointer
     private let lock = NSLock()
 
-    /// Loads the model: `ScanError.modelMissing` names `make setup` when it is not installed.
-    public init(options: TextDetectorOptions = TextDetectorOptions()) throws {
+    /// Loads the model, to run on `threads` threads (`TextRecognizerOptions.learnedNetworkThreads`):
+    /// `ScanError.modelMissing` names `make setup` when it is not installed.
+    public init(options: TextDetectorOptions = TextDetectorOptions(), threads: Int = 1) throws {
+        try TextRecognizerOptions.validateNetworkThreads(threads)
         guard options.shortSide >= 32, options.shortSide <= 4096 else {
             throw ScanError.invalidParameter(parameter: "shortSide", reason: "must be 32...4096 pixels")
         }
@@ -78,13 +82,14 @@ public final class LearnedTextDetector: @unchecked Sendable {
         let path = try TextDetectorModel.locate(explicitPath: options.modelPath)
         var handle: OpaquePointer?
         let runtime = try OnnxRuntimeLibrary.locate(besideNetwork: path)
-        let status = CB_TextDetector_new(runtime, path, &handle)
+        let status = CB_TextDetector_new(runtime, path, Int32(threads), &handle)
         guard status == CB_OK, let handle else {
             let message = bridgeLastError()
             throw status == CB_MODEL_MISSING ? ScanError.modelMissing(message) : ScanError.engineFailure(message)
         }
         self.handle = handle
         self.options = options
+        self.threads = threads
     }
 
     deinit {

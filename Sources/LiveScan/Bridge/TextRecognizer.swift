@@ -1,3 +1,5 @@
+internal import CBridge
+
 /// Finds and reads lines of text in a frame, in two steps so that a scanner can skip re-reading lines
 /// it already knows. Implementations are safe to call from several threads.
 public protocol TextRecognizer: Sendable {
@@ -52,10 +54,14 @@ public struct TextRecognizerOptions: Sendable, Equatable {
     /// readers' words are voted on (`DetectedLineReading.agreedWords`). Only when every language is one it reads
     /// (`LearnedLineReader.languages`); text in any other is Tesseract's alone. Nil (default) is Tesseract alone.
     public var learnedReader: LearnedReaderOptions?
+    /// The threads each run of the learned networks (`detector`, `learnedReader`) is shared by, the caller's
+    /// included, 1...64 (default 1: the caller's alone). A scan sets it by its source (`ScanEngines.make`).
+    public var learnedNetworkThreads: Int
 
     public init(languages: [String] = ["eng"], tessdataPath: String? = nil, cropHeight: Double = 40,
                 minimumConfidence: Double = 0.55, maxDimension: Int = 1280, minimumTextHeight: Int = 10,
-                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5, learnedReader: LearnedReaderOptions? = nil) {
+                detector: TextDetectorOptions? = nil, minimumWordConfidence: Double = 0.5, learnedReader: LearnedReaderOptions? = nil,
+                learnedNetworkThreads: Int = 1) {
         self.languages = languages
         self.tessdataPath = tessdataPath
         self.cropHeight = cropHeight
@@ -65,6 +71,7 @@ public struct TextRecognizerOptions: Sendable, Equatable {
         self.detector = detector
         self.minimumWordConfidence = minimumWordConfidence
         self.learnedReader = learnedReader
+        self.learnedNetworkThreads = learnedNetworkThreads
     }
 
     /// Whether the learned line recogniser reads beside Tesseract: `learnedReader` is set, lines are found by the
@@ -84,6 +91,14 @@ public struct TextRecognizerOptions: Sendable, Equatable {
         }
         guard minimumWordConfidence >= 0, minimumWordConfidence <= 1 else {
             throw ScanError.invalidParameter(parameter: "minimumWordConfidence", reason: "must be 0...1")
+        }
+        try Self.validateNetworkThreads(learnedNetworkThreads)
+    }
+
+    /// Throws `ScanError.invalidParameter` unless `threads` is 1...64 (`CB_MAX_NETWORK_THREADS`).
+    static func validateNetworkThreads(_ threads: Int) throws {
+        guard (1...Int(CB_MAX_NETWORK_THREADS)).contains(threads) else {
+            throw ScanError.invalidParameter(parameter: "learnedNetworkThreads", reason: "must be 1...64")
         }
     }
 }

@@ -155,7 +155,7 @@ public final class DataScanner: @unchecked Sendable {
             }
             let engines = try injectedEngines ?? ScanEngines.make(
                 for: recognizedDataTypes, qualityLevel: qualityLevel, isGuidanceEnabled: isGuidanceEnabled,
-                stillImages: source.holdsStillImages)
+                stillImages: source.holdsStillImages, isLive: source.isLive)
             running = true
             acceptsTaps = true
             stopRequested = false

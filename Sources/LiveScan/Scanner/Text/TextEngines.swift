@@ -11,9 +11,10 @@ struct TextEngines: Sendable {
     /// file, or a detector or recogniser model that `make setup` has not fetched.
     init(options: TextRecognizerOptions) throws {
         try options.validate()
-        let detector = try options.detector.map { try LearnedTextDetector(options: $0) }
+        let threads = options.learnedNetworkThreads
+        let detector = try options.detector.map { try LearnedTextDetector(options: $0, threads: threads) }
         let learnedReader = options.readsWithLearnedReader
-            ? try LearnedLineReader(folder: options.learnedReader?.modelFolder) : nil
+            ? try LearnedLineReader(folder: options.learnedReader?.modelFolder, threads: threads) : nil
         // One pool of Tesseract instances for the lines' reads and the boxes'.
         let tesseract = try TesseractReader(options: options)
         lines = TesseractTextRecognizer(reader: tesseract)
