@@ -214,35 +214,61 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         #expect(elsewhere.count == 1 && elsewhere.first?.reading != nil, "\(elsewhere)")
     }
 
+    /// The detector's boxes read by the default level's readers, counting its turns and its reads.
+    private final class CountingTurns: TextBoxReader, @unchecked Sendable {
+        let reader: DetectedTextReader
+        let lock = NSLock()
+        var turnFrames: [Int] = []
+        var reads = 0
+        init(_ reader: DetectedTextReader) { self.reader = reader }
+        func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds] {
+            lock.withLock { turnFrames.append(frame.index) }
+            return try reader.boxes(in: frame, cancellation: cancellation)
+        }
+        func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
+            lock.withLock { reads += 1 }
+            return try reader.readBox(in: frame, region: region)
+        }
+    }
+
     /// A turn reads a new box, the next turn reads it again, and once two readings agree the box keeps its reading
     /// for `rereadTurns` turns before it is read again: a line held still is read 3 times in 7 turns, not 7.
     @Test func aBoxIsReadUntilTwoReadingsAgreeThenRests() throws {
-        final class CountingReads: TextBoxReader, @unchecked Sendable {
-            let reader: DetectedTextReader
-            let lock = NSLock()
-            var reads = 0
-            init(_ reader: DetectedTextReader) { self.reader = reader }
-            func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds] {
-                try reader.boxes(in: frame, cancellation: cancellation)
-            }
-            func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
-                lock.withLock { reads += 1 }
-                return try reader.readBox(in: frame, region: region)
-            }
-        }
-        let counting = CountingReads(try boxReader())
-        // A turn every 5 frames, each taken 5 frames on: turns 0 to 6 taken by frame 35.
+        let counting = CountingTurns(try boxReader())
+        // A turn every 5 frames, each taken 5 frames on; turns that find nothing new come after 10 frames.
         let cadence = TextDetectorCadence(boxReader: counting, interval: 5)
         defer { cadence.stop() }
         let line = try DriftingTurnedLine(count: 1).frame(0)
         var lines: [DetectedLine] = []
-        for index in 0...35 {
+        for index in 0...60 {
             lines = try cadence.lines(in: Frame(image: line.image, index: index, time: 0), located: [])
         }
         #expect(lines.count == 1 && lines.first?.reading != nil, "\(lines)")
         cadence.stop()
+        #expect(counting.lock.withLock { counting.turnFrames } == [0, 5, 15, 25, 35, 45, 55])
         // Turns 0 and 1 read it (they agree), 2-4 keep the reading, 5 reads it again (its rest over), 6 keeps it.
         #expect(counting.lock.withLock { counting.reads } == 3)
+    }
+
+    /// Turns that find no text the scan did not have (the second reads what the first read, the next keep it) come
+    /// less often, twice the interval apart; a box lost (the line hidden) brings back the interval, as does a turn
+    /// that finds no box, and the line found again is news.
+    @Test func turnsThatFindNothingNewComeLessOftenUntilABoxIsLost() throws {
+        let counting = CountingTurns(try boxReader())
+        let cadence = TextDetectorCadence(boxReader: counting, interval: 5)
+        defer { cadence.stop() }
+        let line = try DriftingTurnedLine(count: 1).frame(0)
+        let blank = try FrameImage(pixels: [UInt8](repeating: 255, count: 640 * 360), width: 640, height: 360,
+                                   channels: 1)
+        // The line from frame 0 to 60, hidden at 61 and 62, back from 63 on.
+        for index in 0...90 {
+            let image = (61...62).contains(index) ? blank : line.image
+            _ = try cadence.lines(in: Frame(image: image, index: index, time: 0), located: [])
+        }
+        cadence.stop()
+        // 0 news, 5 the same (next after 10), 15 to 55 kept or the same; the box lost at 61: 61 finds no box (the
+        // line hidden), 66 finds it again (news), 71 reads it the same (next after 10), 81 keeps it.
+        #expect(counting.lock.withLock { counting.turnFrames } == [0, 5, 15, 25, 35, 45, 55, 61, 66, 71, 81])
     }
 
     /// Where the locator and the detector found the same text, one region is read: a located line about as tall as

@@ -11,6 +11,9 @@ struct ReadingVotes: Sendable, Equatable {
 
     var isConfirmed: Bool { agreeing >= Self.confirming }
 
+    /// Whether the last reading agreed with the one before it.
+    var isAgreeing: Bool { agreeing > 1 }
+
     /// Agreeing readings past the confirming ones: how long a confirmed line has held.
     var agreeingSinceConfirmed: Int { max(agreeing - Self.confirming, 0) }
 

@@ -24,7 +24,9 @@ import Glibc
 /// (text came into view or into focus, even while that turn ran); and at once when the view changed (`ViewChange`: a
 /// cut, a turn to something else), the boxes of a turn started before that change dropped (they are the old view's).
 /// A turn still running when the view changes, or when twice its frame's lines came into view, is ended
-/// (`DetectionCancellation`) and the next begun at once, on the frame that shows them.
+/// (`DetectionCancellation`) and the next begun at once, on the frame that shows them. While turns find nothing the
+/// scan did not have (`idleTurns`), the regular turns come at twice the interval, until one finds news, a box is lost
+/// or the view changes.
 final class TextDetectorCadence {
     /// A box being followed: where it is now, what it read, and its pixels as they were cut.
     private struct FollowedBox {
@@ -37,6 +39,8 @@ final class TextDetectorCadence {
     /// The detector's turn in progress, on a thread of its own, joined when its boxes are taken (and by `stop`).
     private struct Turn {
         let frame: Frame
+        /// Its number among the turns started (`turns`).
+        let number: Int
         /// The edge locator's lines in its frame.
         let located: Int
         /// Whether it ended a turn begun on a view since left (`lines`): it is not ended in its turn.
@@ -46,7 +50,7 @@ final class TextDetectorCadence {
         let thread: JoinableThread
 
         /// Its boxes, once its thread has ended (waiting for it if need be).
-        func boxes() throws -> [DetectedLine] {
+        func boxes() throws -> TurnBoxes {
             thread.join()
             return try result.finished()
         }
@@ -80,6 +84,10 @@ final class TextDetectorCadence {
     private var newViewFrame: Int?
     /// The last frame in which most of the edge locator's lines were new.
     private var newSceneFrame: Int?
+    /// Turns in a row that found no text the scan did not have, since the view last changed and every box was
+    /// followed (`lines`): each doubles the frames to the next regular turn, up to `idleDoublings` times. (The early
+    /// turns of a new view or a new scene do not wait for it.)
+    private var idleTurns = 0
 
     /// A turn's boxes are taken this many frames after it in a video file: about what a live scan at 30 fps sees of
     /// a turn on this machine (ICDAR's photos as a drifting video: detection at 1312x736 290 ms, its boxes' reads
@@ -95,6 +103,11 @@ final class TextDetectorCadence {
     /// A live scan on a loaded machine drops a few frames whatever the detector does (19 of 740 in the 720p30
     /// benchmark without it: 2.6 %); more than this is the detector's doing.
     static let droppedShare = 0.05
+    /// At most twice the interval between regular turns while turns find nothing new (`idleTurns`): 2 s at
+    /// `balanced`, 30 fps, the longest that text the locator cannot read, coming into view without a new scene,
+    /// waits for a turn (make bench's 720p / 1080p video: 3.55 / 4.88 s with a turn every interval, 2.78 / 4.02 s at
+    /// twice it, 2.84 / 3.69 s at 4 times; the same event log).
+    static let idleDoublings = 1
 
     /// `droppedFrames`: a live source's count of frames it dropped; with it, each turn's boxes are taken as soon as
     /// they are ready (the newest frame matters, not the order), and turns come less often while frames are dropped.
@@ -115,6 +128,7 @@ final class TextDetectorCadence {
     func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = []) throws -> [DetectedLine] {
         if try viewChange.isNewView(frame) {
             newViewFrame = frame.index
+            idleTurns = 0
         }
         // Noted in every frame, a turn running or not: text that comes into view (or into focus) while a turn reads
         // an earlier frame is looked for when that turn is done.
@@ -134,16 +148,32 @@ final class TextDetectorCadence {
             endTurn()
         }
         joinEndedTurns(waiting: false)
+        let followedBefore = followed.count
         followed = try followed.compactMap { try follow($0, into: frame) }
+        if followed.count < followedBefore {
+            // A box lost (it left, was hidden or blurred) is found again only by a turn.
+            idleTurns = 0
+        }
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
             let boxes = try turn.boxes()
-            followed = try Self.isLater(newViewFrame, than: turn.frame.index) ? []
-                : boxes.compactMap { try carry($0, from: turn.frame, into: frame) }
+            // A turn that found boxes, each of them the locator's line, read as nothing, or read as the box at its
+            // place read before, found nothing the scan did not have: on a scene whose text the locator reads (make
+            // bench's video: most boxes are its rendered lines) or whose boxes are read and confirmed, turns come
+            // less often until one finds news, a box is lost or the view changes. A turn that found no box at all
+            // is no sign that the scan has all the text (a line hidden or blurred, to be looked for again).
+            let foundNews = boxes.found == 0 || boxes.lines.contains { $0.readsNews(inTurn: turn.number) }
+            if Self.isLater(newViewFrame, than: turn.frame.index) {
+                followed = []  // the view before's boxes, which tell nothing of this view's
+            } else {
+                idleTurns = foundNews ? 0 : idleTurns + 1
+                followed = try boxes.lines.compactMap { try carry($0, from: turn.frame, into: frame) }
+            }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
         let lastTurn = lastTurnFrame ?? -1
-        if turn == nil, replaces || sinceTurn >= currentInterval || Self.isLater(newViewFrame, than: lastTurn)
+        let regularInterval = min(currentInterval << min(idleTurns, Self.idleDoublings), interval * Self.maxBackoff)
+        if turn == nil, replaces || sinceTurn >= regularInterval || Self.isLater(newViewFrame, than: lastTurn)
             || sinceTurn >= currentInterval / 4 && Self.isLater(newSceneFrame, than: lastTurn)
         {
             if let droppedFrames, sinceTurn != Int.max {
@@ -222,15 +252,17 @@ final class TextDetectorCadence {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             }
             result.finish(Result {
-                let boxes = try boxReader.boxes(in: frame, cancellation: cancellation).filter { box in
+                let found = try boxReader.boxes(in: frame, cancellation: cancellation)
+                let boxes = found.filter { box in
                     !located.contains { MotionTextReading.keepsLine($0, over: box, surelyRead: surelyRead) }
                 }
-                return try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
-                                     sameItem: sameItem, cancellation: cancellation)
+                let lines = try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
+                                          sameItem: sameItem, cancellation: cancellation)
+                return TurnBoxes(lines: lines, found: found.count)
             })
         }
-        turn = Turn(frame: frame, located: located.count, replacedAnother: replacingAnother, result: result,
-                    cancellation: cancellation, thread: thread)
+        turn = Turn(frame: frame, number: turnNumber, located: located.count, replacedAnother: replacingAnother,
+                    result: result, cancellation: cancellation, thread: thread)
         lastTurnFrame = frame.index
     }
 
@@ -296,6 +328,11 @@ struct DetectedLine: Sendable, Equatable {
     /// Its readings, turn after turn, up to that one.
     var votes = ReadingVotes()
 
+    /// Whether the turn `turn` read it as text that the box at its place before did not say (or where no box was).
+    func readsNews(inTurn turn: Int) -> Bool {
+        reading != nil && turnRead == turn && !votes.isAgreeing
+    }
+
     mutating func move(dx: Double, dy: Double) {
         bounds = bounds.offsetBy(dx: dx, dy: dy)
         if var moved = reading {
@@ -305,19 +342,26 @@ struct DetectedLine: Sendable, Equatable {
     }
 }
 
+/// A detector turn's boxes: those it keeps, read (the boxes of lines the locator keeps left out), and how many it
+/// found.
+private struct TurnBoxes: Sendable {
+    var lines: [DetectedLine]
+    var found: Int
+}
+
 /// What one detector turn found, written by its thread, taken by the scan's once that thread has ended (`Turn.boxes`).
 private final class TurnResult: @unchecked Sendable {
     private let lock = NSLock()
-    private var result: Result<[DetectedLine], Error>?
+    private var result: Result<TurnBoxes, Error>?
 
     var isReady: Bool { lock.withLock { result != nil } }
 
-    func finish(_ result: Result<[DetectedLine], Error>) {
+    func finish(_ result: Result<TurnBoxes, Error>) {
         lock.withLock { self.result = result }
     }
 
     /// The result, which the turn's thread always leaves before it ends.
-    func finished() throws -> [DetectedLine] {
+    func finished() throws -> TurnBoxes {
         try lock.withLock { result }!.get()
     }
 }
