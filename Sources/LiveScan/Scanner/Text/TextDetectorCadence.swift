@@ -157,15 +157,15 @@ final class TextDetectorCadence {
         if let turn, isReady(turn, at: frame.index) {
             self.turn = nil
             let boxes = try turn.boxes()
-            // A turn that found boxes, each of them the locator's line, read as nothing, or read as the box at its
-            // place read before, found nothing the scan did not have: on a scene whose text the locator reads (make
-            // bench's video: most boxes are its rendered lines) or whose boxes are read and confirmed, turns come
-            // less often until one finds news, a box is lost or the view changes. A turn that found no box at all
-            // is no sign that the scan has all the text (a line hidden or blurred, to be looked for again).
-            let foundNews = boxes.found == 0 || boxes.lines.contains { $0.readsNews(inTurn: turn.number) }
             if Self.isLater(newViewFrame, than: turn.frame.index) {
                 followed = []  // the view before's boxes, which tell nothing of this view's
             } else {
+                // A turn that found boxes, each of them the locator's line, read as nothing, or read as the box at
+                // its place read before, found nothing the scan did not have: on a scene whose text the locator reads
+                // (make bench's video: most boxes are its rendered lines) or whose boxes are read and confirmed, turns
+                // come less often until one finds news, a box is lost or the view changes. A turn that found no box
+                // at all is no sign that the scan has all the text (a line hidden or blurred, to be looked for again).
+                let foundNews = boxes.found == 0 || boxes.lines.contains { $0.readsNews(inTurn: turn.number) }
                 idleTurns = foundNews ? 0 : idleTurns + 1
                 followed = try boxes.lines.compactMap { try carry($0, from: turn.frame, into: frame) }
             }
