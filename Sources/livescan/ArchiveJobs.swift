@@ -13,32 +13,10 @@ enum ArchiveJobs {
     /// user + system time over wall time measured 0.8-1.0), so one per core fills the machine without scans queueing
     /// for it. `accurate` reads whole frames on its read-ahead, one frame per core, so a single scan already uses
     /// more than one core; two per core would only make them take turns.
-    static func defaultCount(quality: QualityLevel, cores: Int = usableCores(),
+    static func defaultCount(quality: QualityLevel, cores: Int = ProcessorCores.usable(),
                              memory: UInt64 = ProcessInfo.processInfo.physicalMemory) -> Int {
         let byCores = quality == .accurate ? cores / 2 : cores
         let byMemory = Int(min(memory / bytesPerScan, UInt64(Int.max)))
         return max(1, min(byCores, byMemory))
-    }
-
-    /// The cores this process may run on: the machine's, fewer when its CPU affinity allows fewer (`taskset`, a
-    /// Slurm task bound to the CPUs it was given). Foundation's `activeProcessorCount` counts the machine's online
-    /// cores whatever the affinity (measured: 2 under `taskset -c 0` on a 2-core machine).
-    static func usableCores(status: String? = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))
-        -> Int {
-        let online = ProcessInfo.processInfo.activeProcessorCount
-        guard let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else {
-            return online
-        }
-        // `0-3,8,10-11`: ranges and single cores.
-        var allowed = 0
-        for part in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
-            let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-").compactMap { Int($0) }
-            if bounds.count == 2, bounds[1] >= bounds[0] {
-                allowed += bounds[1] - bounds[0] + 1
-            } else if bounds.count == 1 {
-                allowed += 1
-            }
-        }
-        return allowed > 0 ? min(allowed, online) : online
     }
 }

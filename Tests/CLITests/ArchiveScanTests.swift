@@ -255,8 +255,8 @@ func archiveClip(_ payload: String, frames: Int = 20) -> Scene {
         #expect(ArchiveJobs.defaultCount(quality: .balanced, cores: 32, memory: 4 << 30) == 8)
         #expect(ArchiveJobs.defaultCount(quality: .balanced, cores: 4, memory: 100 << 20) == 1)
         let online = ProcessInfo.processInfo.activeProcessorCount
-        #expect(ArchiveJobs.usableCores(status: "Name:\tlivescan\nCpus_allowed_list:\t0\n") == 1)
-        #expect(ArchiveJobs.usableCores(status: "Cpus_allowed_list:\t0-1,3\n") == min(3, online))
-        #expect(ArchiveJobs.usableCores(status: "no such line") == online)
+        #expect(ProcessorCores.usable(status: "Name:\tlivescan\nCpus_allowed_list:\t0\n") == 1)
+        #expect(ProcessorCores.usable(status: "Cpus_allowed_list:\t0-1,3\n") == min(3, online))
+        #expect(ProcessorCores.usable(status: "no such line") == online)
     }
 }

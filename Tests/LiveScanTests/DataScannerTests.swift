@@ -422,7 +422,7 @@ final class RecordingRegionDetector: RegionBarcodeDetector, @unchecked Sendable 
     /// A file's scan waits for its learned networks, which run on two threads (one on a single core); a live
     /// scan's detector takes only what its frame loop leaves, on one.
     @Test func learnedNetworksShareTheCoresOnlyInAFilesScan() throws {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessorCores.usable()
         for (stillImages, isLive, threads) in [(false, false, min(2, cores)), (true, false, min(2, cores)),
                                                (false, true, 1)] {
             let engines = try ScanEngines.make(for: [.text()], qualityLevel: .balanced, isGuidanceEnabled: false,

@@ -47,9 +47,10 @@ struct ScanEngines {
     /// detector turn's boxes (`TextDetectorCadence.fileLag`), idle while it waits, and a still image for its boxes
     /// and their reads. Shared by two cores, a 720p turn and an image's reads take less of that wait; the results are
     /// the same. A live scan's detector takes only what its frame loop leaves (`TextDetectorCadence`: lowest
-    /// priority), one thread. Measured on 2 cores (docs/benchmark-history.md, "The learned networks' threads"); more
-    /// than two were not.
+    /// priority), one thread. The cores counted are those the process may run on (`ProcessorCores`: a Slurm task
+    /// given one CPU gets one thread). Measured on 2 cores (docs/benchmark-history.md, "The learned networks'
+    /// threads"); more than two were not.
     static func learnedNetworkThreads(isLive: Bool) -> Int {
-        isLive ? 1 : min(2, ProcessInfo.processInfo.activeProcessorCount)
+        isLive ? 1 : min(2, ProcessorCores.usable())
     }
 }
