@@ -9,6 +9,9 @@ BENCH_DIR := $(BUILD_DIR)/bench
 
 # Debian's Tesseract uses OpenMP, which reads this once at load: without it OCR is ~9x slower on 2 cores.
 export OMP_THREAD_LIMIT := 1
+# ONNX Runtime's library records usage events in the user's home for Microsoft's collector unless this is set when it
+# starts: the tests run the library in their own process (README "Privacy").
+export ORT_DISABLE_TELEMETRY := 1
 
 .PHONY: setup build install test test-slurm test-browser test-sanitize fuzz format format-check demo bench bench-tracking \
 	bench-engines bench-accuracy bench-dev bench-archive clean

@@ -72,6 +72,12 @@ const OnnxLibrary &library(const std::string &path) {
     // message the caller reports.
     check<ModelUnavailable>(*api, api->CreateEnv(ORT_LOGGING_LEVEL_FATAL, "LiveScan", &made->environment),
                             "ONNX Runtime's environment could not be made");
+    // The runtime records usage events (its errors too: each turn a scan ends is one) in the user's home, for
+    // Microsoft's collector. This stops all but the first, which it records as the environment is made; only the
+    // variable ORT_DISABLE_TELEMETRY, set before, stops that one, and the process's environment is its owner's to
+    // set (the livescan command sets it; README "Privacy").
+    check<ModelUnavailable>(*api, api->DisableTelemetryEvents(made->environment),
+                            "ONNX Runtime's telemetry could not be turned off");
     loaded = made.release();
     return *loaded;
 }

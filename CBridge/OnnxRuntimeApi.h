@@ -115,7 +115,7 @@ struct OrtApi {
     /*   3 */ OrtStatus *(*CreateEnv)(OrtLoggingLevel log_severity_level, const char *logid, OrtEnv **out)ORT_NOEXCEPT;
     /*   4 */ void *CreateEnvWithCustomLogger;
     /*   5 */ void *EnableTelemetryEvents;
-    /*   6 */ void *DisableTelemetryEvents;
+    /*   6 */ OrtStatus *(*DisableTelemetryEvents)(const OrtEnv *env)ORT_NOEXCEPT;
     /*   7 */ OrtStatus *(*CreateSession)(const OrtEnv *env, const char *model_path, const OrtSessionOptions *options,
                                           OrtSession **out)ORT_NOEXCEPT;
     /*   8 */ void *CreateSessionFromArray;

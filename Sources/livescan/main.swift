@@ -59,6 +59,16 @@ func restartWithSingleThreadedOpenMPIfNeeded(readsText: Bool) {
     // execv returned: it failed; carry on, slower.
 }
 
+/// ONNX Runtime's library (the PyPI wheel's 1.32, which runs the text detector and line recogniser) records usage
+/// events: the executable's path, the system, the machine's kind and a device id it keeps in
+/// `~/.cache/Microsoft/DeveloperTools/.onnxruntime`, queued there for Microsoft's collector. Only
+/// `ORT_DISABLE_TELEMETRY`, read once as the runtime starts, turns all of it off; the library alone can stop all but
+/// the first event (`CBridge/OnnxRuntime.cpp`). The command owns its process, so it sets the variable before any
+/// thread runs; a value the user gave is kept.
+func turnOffRuntimeTelemetry() {
+    setenv("ORT_DISABLE_TELEMETRY", "1", 0)
+}
+
 func runCommand(_ arguments: [String]) -> ExitCode {
     guard let command = arguments.first else {
         return Diagnostics.usage(UsageError(message: "no command given"))
@@ -114,6 +124,7 @@ func reserveClosedStandardDescriptors() {
 }
 
 reserveClosedStandardDescriptors()
+turnOffRuntimeTelemetry()
 // The libraries' own warnings would print file names and stream URLs raw; the command reports each failure
 // itself, in one escaped line.
 LibraryLogging.silence()

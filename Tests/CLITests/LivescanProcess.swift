@@ -20,14 +20,17 @@ enum Livescan {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Runs `livescan arguments...`; `whileRunning` gets the process once started (to signal it).
-    /// Fails the run after `timeout` seconds: a hang is a bug.
-    static func run(_ arguments: [String], timeout: TimeInterval = 120,
+    /// Runs `livescan arguments...`, in `environment` when given (else this process's); `whileRunning` gets the
+    /// process once started (to signal it). Fails the run after `timeout` seconds: a hang is a bug.
+    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 120,
                     whileRunning: ((Process) -> Void)? = nil) throws -> CommandResult {
         guard let executable else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment {
+            process.environment = environment
+        }
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
