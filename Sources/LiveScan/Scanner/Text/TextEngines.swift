@@ -12,11 +12,21 @@ struct TextEngines: Sendable {
     init(options: TextRecognizerOptions) throws {
         try options.validate()
         let threads = options.learnedNetworkThreads
-        let detector = try options.detector.map { try LearnedTextDetector(options: $0, threads: threads) }
-        let learnedReader = options.readsWithLearnedReader
-            ? try LearnedLineReader(folder: options.learnedReader?.modelFolder, threads: threads) : nil
+        // The learned recogniser's network is made on a thread of its own while this one loads the detector and
+        // Tesseract: each takes 50-100 ms alone, and a scan's first frame waits for all three. The errors are
+        // thrown in the order the engines were once loaded one after the other: the detector's, the recogniser's,
+        // Tesseract's.
+        let folder = options.learnedReader?.modelFolder
+        let learnedReading = options.readsWithLearnedReader
+            ? try ValueMadeOnThread(name: "LiveScan.load") { try LearnedLineReader(folder: folder, threads: threads) }
+            : nil
+        let detecting = Result { try options.detector.map { try LearnedTextDetector(options: $0, threads: threads) } }
         // One pool of Tesseract instances for the lines' reads and the boxes'.
-        let tesseract = try TesseractReader(options: options)
+        let reading = Result { try TesseractReader(options: options) }
+        let learnedReaderMade = learnedReading.map { made in Result { try made.value() } }
+        let detector = try detecting.get()
+        let learnedReader = try learnedReaderMade?.get()
+        let tesseract = try reading.get()
         lines = TesseractTextRecognizer(reader: tesseract)
         detected = detector.map { DetectedTextReader(detector: $0, tesseract: tesseract, learnedReader: learnedReader) }
     }
