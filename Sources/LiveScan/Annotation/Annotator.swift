@@ -137,18 +137,24 @@ public final class Annotator: @unchecked Sendable {
             guard !finished else { return }
             finished = true
             // Renamed into place only when the whole file was written: a write that failed (a full disk) leaves
-            // the file there as it was, and the partial one is removed (deinit).
-            switch output {
-            case .video(let writer):
-                try namingOutput { try writer.close() }
-            case .image:
-                guard let lastImage else {
-                    throw ScanError.outputFailed(path: path, reason: "no frame was annotated")
+            // the file there as it was, and the partial one is removed here, not left to deinit, which a command
+            // that exits on the error may never run (the scan's threads can still hold the annotator then).
+            do {
+                switch output {
+                case .video(let writer):
+                    try namingOutput { try writer.close() }
+                case .image:
+                    guard let lastImage else {
+                        throw ScanError.outputFailed(path: path, reason: "no frame was annotated")
+                    }
+                    self.lastImage = nil
+                    try namingOutput { try lastImage.write(to: partialPath) }
                 }
-                self.lastImage = nil
-                try namingOutput { try lastImage.write(to: partialPath) }
+                try moveIntoPlace()
+            } catch {
+                unlink(partialPath)
+                throw error
             }
-            try moveIntoPlace()
         }
     }
 
