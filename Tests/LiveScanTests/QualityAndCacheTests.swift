@@ -210,6 +210,81 @@ import Testing
         let reads = readFrames(&cache, frames: 200) { $0 < 100 ? "Gate 12" : "Gate 14" }
         #expect(reads == [0, 1, 16, 46, 106, 107, 122, 152])
     }
+
+    /// A texture the locator takes for a line, read unsurely, drifting 2 px a frame, and a sign beside it: the
+    /// detector's turn on frame 4, judged in frame 10, found text only where the sign was in frame 4. From then on
+    /// the texture is neither read nor given; the sign is. A later turn that finds text there gives it back, and a
+    /// texture that grows by a character (text coming into view) is read again at once.
+    @Test func aLineWhereTheDetectorFoundNoTextIsNoLongerRead() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        func texture(_ frame: Int, grownBy growth: Double = 0) -> Bounds {
+            Bounds(x: 100 + 2 * Double(frame), y: 100, width: 200 + growth, height: 40)
+        }
+        func sign(_ frame: Int) -> Bounds { Bounds(x: 100 + 2 * Double(frame), y: 300, width: 300, height: 40) }
+        var reads: [String: [Int]] = [:]
+        var given: [Int: [String]] = [:]
+        func scan(_ frames: Range<Int>, growth: (Int) -> Double = { _ in 0 }) {
+            for frame in frames {
+                let lines = cache.lines(in: [texture(frame, grownBy: growth(frame)), sign(frame)], frame: frame) {
+                    let text = $0.center.y < 200 ? "oe" : "EXIT"
+                    reads[text, default: []].append(frame)
+                    return .text(text, confidence: text == "oe" ? 0.6 : 0.8, bounds: $0)
+                }
+                given[frame] = lines.compactMap(\.transcript).sorted()
+            }
+        }
+        scan(0..<10)
+        let signAtTurn = sign(4)
+        cache.judge(frame: 4) { $0.intersectionOverUnion(signAtTurn) > 0.5 }
+        scan(10..<40)
+        #expect(reads["oe"] == [0, 1])
+        #expect(given[9] == ["EXIT", "oe"])
+        #expect(given[10] == ["EXIT"] && given[39] == ["EXIT"])
+        // A turn on frame 39 finds text at the texture's place: its rest long over, it is read again, and given.
+        let boxes = [texture(39), sign(39)]
+        cache.judge(frame: 39) { region in boxes.contains { $0.intersectionOverUnion(region) > 0.5 } }
+        scan(40..<50)
+        #expect(reads["oe"] == [0, 1, 40] && given[40] == ["EXIT", "oe"])
+        // Judged textless again, then grown by half its height: read at once.
+        let signNow = sign(49)
+        cache.judge(frame: 49) { $0.intersectionOverUnion(signNow) > 0.5 }
+        scan(50..<60) { $0 >= 55 ? 20 : 0 }
+        #expect(given[54] == ["EXIT"])
+        #expect(reads["oe"]?.contains(55) == true && given[55] == ["EXIT", "oe"])
+    }
+
+    /// A line read surely (printed text Tesseract reads best) stays, whatever a detector's turn found; a line that
+    /// appeared after the turn's frame is not judged by it.
+    @Test func aSurelyReadLineOrOneNewerThanTheTurnIsNotJudged() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        let printed = Bounds(x: 100, y: 100, width: 300, height: 40)
+        let late = Bounds(x: 100, y: 300, width: 300, height: 40)
+        for frame in 0..<10 {
+            _ = cache.lines(in: frame < 6 ? [printed] : [printed, late], frame: frame) {
+                .text($0 == printed ? "Platform 2" : "wk", confidence: $0 == printed ? 0.95 : 0.6, bounds: $0)
+            }
+        }
+        cache.judge(frame: 4) { _ in false }
+        let lines = cache.lines(in: [printed, late], frame: 10) { .text("?", confidence: 0.5, bounds: $0) }
+        #expect(lines.compactMap(\.transcript).sorted() == ["Platform 2", "wk"])
+    }
+
+    /// Another view (a cut): every remembered line is forgotten, and a line at one's place is read afresh.
+    @Test func forgottenLinesAreReadAfresh() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        let region = Bounds(x: 100, y: 100, width: 300, height: 40)
+        var reads: [Int] = []
+        for frame in 0..<8 {
+            if frame == 5 {
+                cache.forgetLines()
+            }
+            _ = cache.lines(in: [region], frame: frame) {
+                reads.append(frame)
+                return .text("Lot 88", confidence: 0.8, bounds: $0)
+            }
+        }
+        #expect(reads == [0, 1, 5, 6])
+    }
 }
 
 @Suite struct QualityLevelTests {

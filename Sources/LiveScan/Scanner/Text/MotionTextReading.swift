@@ -2,7 +2,8 @@
 /// located in every frame (`TextRecognizer.lineRegions`: about 1.5 ms at 720p keeps every line's bounds current);
 /// the reading cache keeps Tesseract to lines that are new, changed or due (`TextReadingCache`); and, at levels that
 /// run it, the learned detector takes turns beside the locator (`TextDetectorCadence`), its boxes adding the text
-/// the locator did not find.
+/// the locator did not find, and each turn judges the locator's lines it saw: where it found no text, a line that
+/// Tesseract does not read surely is a texture, no longer read (`TextReadingCache.judge`).
 ///
 /// Called on the scan's worker, one frame after another (`@unchecked Sendable`: its cache is that thread's).
 final class MotionTextReading: TextReading, @unchecked Sendable {
@@ -27,6 +28,15 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
         let detectedLines = detected.compactMap(\.reading)
         guard var cache else {
             return try recognizer.readLines(in: frame, regions: located) + detectedLines
+        }
+        if let detector {
+            if detector.newViewFrame == frame.index {
+                // Another view's lines: a line at a remembered line's place is another line.
+                cache.forgetLines()
+            }
+            if let turn = detector.takenTurn {
+                cache.judge(frame: turn.frame) { region in Self.holdsText(region, of: turn.boxes) }
+            }
         }
         let lines = try cache.lines(in: located, frame: frame.index,
                                     // Pixels that cannot be taken or compared only leave the line to its rest.
@@ -58,10 +68,13 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
             !located.contains { keepsLine($0, over: line.bounds, surelyRead: surelyRead) }
         }
         let boxes = lines.map(\.bounds)
-        let regions = located.filter { region in
-            !region.isMostlyCovered(by: boxes) && !boxes.contains { $0.isMostlyCovered(by: [region]) }
-        }
-        return (regions, lines)
+        return (located.filter { !holdsText($0, of: boxes) }, lines)
+    }
+
+    /// Whether the located region `region` and one of the detector's `boxes` hold the same text: the region lies
+    /// mostly in the box or the box mostly in the region (`isMostlyCovered`).
+    static func holdsText(_ region: Bounds, of boxes: [Bounds]) -> Bool {
+        region.isMostlyCovered(by: boxes) || boxes.contains { $0.isMostlyCovered(by: [region]) }
     }
 
     /// Whether the located region `region`, the line of the detector's `box`, is read rather than the box: while

@@ -81,13 +81,17 @@ final class TextDetectorCadence {
     private var droppedAtTurn = 0
     private var viewChange = ViewChange()
     /// The last frame that showed another view than the frame before it.
-    private var newViewFrame: Int?
+    private(set) var newViewFrame: Int?
     /// The last frame in which most of the edge locator's lines were new.
     private var newSceneFrame: Int?
     /// Turns in a row that found no text the scan did not have, since the view last changed and every box was
     /// followed (`lines`): each doubles the frames to the next regular turn, up to `idleDoublings` times. (The early
     /// turns of a new view or a new scene do not wait for it.)
     private var idleTurns = 0
+    /// The turn whose boxes the last call of `lines` took, if it took one of the view in front: the frame it looked
+    /// at and every box it found there, those left to the edge locator too. Where it found none, the locator's lines
+    /// are no text (`TextReadingCache.judge`).
+    private(set) var takenTurn: (frame: Int, boxes: [Bounds])?
 
     /// A turn's boxes are taken this many frames after it in a video file: about what a live scan at 30 fps sees of
     /// a turn on this machine (ICDAR's photos as a drifting video: detection at 1312x736 290 ms, its boxes' reads
@@ -148,6 +152,7 @@ final class TextDetectorCadence {
             endTurn()
         }
         joinEndedTurns(waiting: false)
+        takenTurn = nil
         let followedBefore = followed.count
         followed = try followed.compactMap { try follow($0, into: frame) }
         if followed.count < followedBefore {
@@ -165,9 +170,10 @@ final class TextDetectorCadence {
                 // (make bench's video: most boxes are its rendered lines) or whose boxes are read and confirmed, turns
                 // come less often until one finds news, a box is lost or the view changes. A turn that found no box
                 // at all is no sign that the scan has all the text (a line hidden or blurred, to be looked for again).
-                let foundNews = boxes.found == 0 || boxes.lines.contains { $0.readsNews(inTurn: turn.number) }
+                let foundNews = boxes.found.isEmpty || boxes.lines.contains { $0.readsNews(inTurn: turn.number) }
                 idleTurns = foundNews ? 0 : idleTurns + 1
                 followed = try boxes.lines.compactMap { try carry($0, from: turn.frame, into: frame) }
+                takenTurn = (turn.frame.index, boxes.found)
             }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
@@ -258,7 +264,7 @@ final class TextDetectorCadence {
                 }
                 let lines = try Self.read(boxes, in: frame, turn: turnNumber, known: known, boxReader: boxReader,
                                           sameItem: sameItem, cancellation: cancellation)
-                return TurnBoxes(lines: lines, found: found.count)
+                return TurnBoxes(lines: lines, found: found)
             })
         }
         turn = Turn(frame: frame, number: turnNumber, located: located.count, replacedAnother: replacingAnother,
@@ -342,11 +348,10 @@ struct DetectedLine: Sendable, Equatable {
     }
 }
 
-/// A detector turn's boxes: those it keeps, read (the boxes of lines the locator keeps left out), and how many it
-/// found.
+/// A detector turn's boxes: those it keeps, read (the boxes of lines the locator keeps left out), and all it found.
 private struct TurnBoxes: Sendable {
     var lines: [DetectedLine]
-    var found: Int
+    var found: [Bounds]
 }
 
 /// What one detector turn found, written by its thread, taken by the scan's once that thread has ended (`Turn.boxes`).

@@ -40,7 +40,32 @@ struct TextReadingCache: Sendable {
         var settledText: String?
         /// The settled transcript from before its pixels changed; nil while no change waits to be confirmed.
         var textBeforeChange: String?
+        /// Where it was in its last `regionsKept` frames, oldest first: a learned detector's turn is judged
+        /// (`judge`) some frames after the frame it looked at.
+        var recentRegions: [(frame: Int, region: Bounds)] = []
+        /// Whether the learned detector's latest turn that saw it found no text there (`judge`): it is not read and
+        /// gives nothing until it grows (text entering the frame) or a later turn finds text there.
+        var isTextless = false
+
+        /// Whether its last reading was sure (`DetectedLineReading.tesseractSureConfidence`).
+        var wasReadSurely: Bool {
+            (reading?.confidence ?? 0) >= DetectedLineReading.tesseractSureConfidence
+        }
+
+        /// Found at `region` in the frame `frame`.
+        mutating func seen(at region: Bounds, frame: Int) {
+            self.region = region
+            lastSeen = frame
+            recentRegions.append((frame, region))
+            if recentRegions.count > TextReadingCache.regionsKept {
+                recentRegions.removeFirst(recentRegions.count - TextReadingCache.regionsKept)
+            }
+        }
     }
+
+    /// Frames for which each line's place is kept for `judge`: 2 s at 30 fps, more than a detector turn takes on a
+    /// loaded machine (a file's scan judges a turn 10 frames after it: `TextDetectorCadence.fileLag`).
+    static let regionsKept = 64
 
     /// Frames between the first re-reads of a line that has settled (default 15: twice a second at 30 fps).
     let rereadInterval: Int
@@ -86,12 +111,18 @@ struct TextReadingCache: Sendable {
                 // the last frame within a pixel of where it was read): a slide, a display, a label before a still
                 // camera. A line that moves is read again by its rest, its growth and the locator's regions.
                 let stoodStill = entry.region.largestCornerMove(to: entry.readRegion) <= 1
-                entry.region = region
-                entry.lastSeen = frame
+                entry.seen(at: region, frame: frame)
                 // A region that grew by half a line height, about a character, holds more than was read (a line
                 // entering the frame): that is news. One that shrank (leaving, half hidden, or found as two
                 // pieces) holds less, and the line still says what it said.
                 let grew = region.width >= entry.readRegion.width + 0.5 * region.height
+                if entry.isTextless {
+                    guard grew else {
+                        entries[index] = entry
+                        continue
+                    }
+                    entry.isTextless = false
+                }
                 let looksChanged = stoodStill && entry.settledText != nil
                     && entry.appearance.map(differs) == true
                 let rests = entry.votes.isConfirmed && frame - entry.lastRead < rest(of: entry) && !grew
@@ -164,9 +195,10 @@ struct TextReadingCache: Sendable {
                 // of other height, an occluder cut it) is one line, read where one of its pieces was found again:
                 // each other piece, read as a line of its own, would be an item beside it with one of its words.
                 let reading = try read(region)
-                entries.append(Entry(region: region, readRegion: region, line: region, reading: reading,
-                                     lastRead: frame, wasText: reading != nil, lastSeen: frame,
-                                     appearance: look(region)))
+                var entry = Entry(region: region, readRegion: region, line: region, reading: reading,
+                                  lastRead: frame, wasText: reading != nil, lastSeen: frame, appearance: look(region))
+                entry.seen(at: region, frame: frame)
+                entries.append(entry)
                 if let reading {
                     result.append(reading)
                 }
@@ -240,10 +272,27 @@ struct TextReadingCache: Sendable {
     /// printed text, which a learned reader would not read better, whether it has settled or is still entering the
     /// frame (each growth read anew).
     func readsSurely(_ region: Bounds) -> Bool {
-        entries.contains { entry in
-            sameItem.isSamePlace(region, as: entry.region)
-                && (entry.reading?.confidence ?? 0) >= DetectedLineReading.tesseractSureConfidence
+        entries.contains { sameItem.isSamePlace(region, as: $0.region) && $0.wasReadSurely }
+    }
+
+    /// The learned detector's judgement of the lines its turn on the frame `frame` saw: a line that was there, that
+    /// Tesseract did not read surely (the crisp printed text it reads best: `readsSurely`) and whose region there
+    /// holds none of the turn's text (`isText`), is a texture the edge locator took for a line. The detector, which
+    /// tells text from texture far better than edges do, looked there and found nothing: the line is no longer read,
+    /// and what it read is no longer given (ICDAR's photos as video: Tesseract's readings of such regions gave
+    /// `bee`, `gar`, `ain` and items of no word at all). A line that grows (text coming into view) is read again, and
+    /// a later turn judges each line anew; a line that appeared after the turn's frame is read until one does.
+    mutating func judge(frame: Int, isText: (Bounds) -> Bool) {
+        for index in entries.indices {
+            guard let region = entries[index].recentRegions.last(where: { $0.frame == frame })?.region else { continue }
+            entries[index].isTextless = !entries[index].wasReadSurely && !isText(region)
         }
+    }
+
+    /// Forgets every line: the view changed (a cut, a new picture), and a line at a remembered line's place is
+    /// another line, which must be read and judged afresh.
+    mutating func forgetLines() {
+        entries = []
     }
 
     /// The remembered line each region is, if any, each used once: first the lines at the same place, then,
