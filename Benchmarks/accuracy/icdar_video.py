@@ -128,7 +128,8 @@ def score(entries, events, frames, counted=None, legible=0):
     """Sums over segments, as score_realdata.score_text sums over photos; `counted`, a set of photo indices, sums
     over those only (a fold), the log replayed through all. Latencies are counted from the segment's frame
     `legible`, where its text becomes legible (a word found before it counts as 0)."""
-    tot = {"truth": 0, "settled": [0, 0, 0], "seen": [0, 0, 0]}  # [recall hits, precise long words, long words]
+    tot = {"truth": 0, "settled": [0, 0, 0], "seen": [0, 0, 0],  # [recall hits, precise long words, long words]
+           "items": [0, 0]}  # [settled items, those holding no word of any region: junk a user sees as items]
     latencies = []
     alive, i = {}, 0  # id -> latest transcript, replayed through the log segment by segment
     for k, ent in enumerate(entries):
@@ -152,6 +153,8 @@ def score(entries, events, frames, counted=None, legible=0):
         if counted is not None and k not in counted:
             continue
         tot["truth"] += len(truth)
+        tot["items"][0] += len(alive)
+        tot["items"][1] += sum(1 for t in alive.values() if not set(words(t)) & allwords)
         # Each view's returned texts: settled = one per item alive at `hi`; seen = each distinct transcript of
         # each item (an item updated ten times with one transcript counts once).
         for view, texts in (("settled", list(alive.values())), ("seen", [t for _, t in seen])):

@@ -4,8 +4,9 @@ as a drifting 720p video (Benchmarks/accuracy/icdar_video.py's `pan`: each photo
 
 The video's settled transcripts (the items alive at each photo's last frame) and the stills' items are scored with
 icdar_video.py's word rules (score_realdata.py's): recall over the labelled words, precision of the words of 3 or
-more letters against every region's words. Targets: the video's recall at least `RECALL_RATIO` of the stills', at
-the stills' precision or better; and the latency of the words the video finds (frames after the photo came into
+more letters against every region's words; and the settled items that hold no word any region names (textures
+read as text, which a user sees as items, whatever their length). Targets: the video's recall at least
+`RECALL_RATIO` of the stills', at the stills' precision or better; and the latency of the words the video finds (frames after the photo came into
 view), median and 90th percentile, for what "found when it becomes readable" asks. The same photos coming into focus
 (icdar_video.py's `focus`: the pan out of focus for its first frames) measure the latency from the frame a photo's
 text becomes legible; target: at its 90th percentile at most `LEGIBLE_LATENCY` frames. Pure functions over the logs
@@ -50,8 +51,26 @@ def still_words(entries: list, events: list) -> tuple:
     return found, correct, long_count
 
 
-def figures(hits: int, truth: int, correct: int, long_count: int) -> dict:
-    return {"recall": hits / max(truth, 1), "precision": correct / max(long_count, 1), "words_found": hits}
+def still_items(entries: list, events: list) -> tuple:
+    """(items, items holding no word of any region of their photo) over the stills' items, as `still_words` counts
+    them: the items a user sees that hold nothing the labels name (textures read as text, mostly)."""
+    by_file: dict = {}
+    for event in events:
+        if event.get("event") in ("add", "update") and event.get("kind", "text") == "text":
+            name = os.path.basename(event.get("file") or "")
+            by_file.setdefault(name, {})[event["id"]] = event.get("transcript") or ""
+    items = empty = 0
+    for entry in entries:
+        every = {w for region in entry["regions"] for w in icdar_video.words(region["text"])}
+        texts = by_file.get(os.path.basename(entry["file"]), {}).values()
+        items += len(texts)
+        empty += sum(1 for text in texts if not set(icdar_video.words(text)) & every)
+    return items, empty
+
+
+def figures(hits: int, truth: int, correct: int, long_count: int, items: tuple = (0, 0)) -> dict:
+    return {"recall": hits / max(truth, 1), "precision": correct / max(long_count, 1), "words_found": hits,
+            "items": items[0], "items_without_word": items[1]}
 
 
 def verdicts(video: dict | None, stills: dict | None, focus: dict | None = None) -> list:
@@ -104,7 +123,7 @@ def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
             totals, latencies = icdar_video.score(entries, icdar_video.read_events(log), FRAMES_PER_PHOTO,
                                                   legible=icdar_video.legible_from(motion))
             hits, correct, long_count = totals["settled"]
-            result[name] = {**figures(hits, totals["truth"], correct, long_count),
+            result[name] = {**figures(hits, totals["truth"], correct, long_count, totals["items"]),
                             "fps": len(entries) * FRAMES_PER_PHOTO / seconds,
                             "latency_median": sorted(latencies)[len(latencies) // 2] if latencies else None,
                             "latency_p90": icdar_video.p90(latencies)}
@@ -114,7 +133,8 @@ def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
         with open(stills_log, encoding="utf-8") as file:
             events = [json.loads(line) for line in file if line.strip()]
         hits, correct, long_count = still_words(entries, events)
-        result["stills"] = {**figures(hits, totals["truth"], correct, long_count), "fps": len(entries) / seconds}
+        result["stills"] = {**figures(hits, totals["truth"], correct, long_count, still_items(entries, events)),
+                            "fps": len(entries) / seconds}
         result["folds"] = fold_figures(entries, icdar_video.read_events(video_log), events)
     except (RuntimeError, ValueError, OSError) as error:
         result["error"] = str(error)
@@ -137,23 +157,24 @@ def fold_figures(entries: list, video_events: list, still_events: list) -> list:
 
 def render(result: dict) -> str:
     """The section's table: the photos as video and as stills."""
-    lines = ["| photos as | word recall | precision | words found | add latency median / p90 (frames) | fps |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| photos as | word recall | precision | words found | items / holding no labelled word "
+             "| add latency median / p90 (frames) | fps |",
+             "|---|---|---|---|---|---|---|"]
     for name, label in (("video", f"drifting video, settled ({FRAMES_PER_PHOTO} frames a photo)"),
                         ("focus", f"coming into focus (legible from frame {icdar_video.BLURRED}), settled"),
                         ("stills", "still images")):
         row = result.get(name)
         if row is None:
-            lines.append(f"| {label} | n/a | | | | |")
+            lines.append(f"| {label} | n/a | | | | | |")
             continue
         latency = "" if name == "stills" else f"{row['latency_median']} / {row['latency_p90']}"
-        lines.append(f"| {label} | {row['recall']:.3f} | {row['precision']:.3f} | {row['words_found']} | {latency} "
-                     f"| {row['fps']:.1f} |")
+        lines.append(f"| {label} | {row['recall']:.3f} | {row['precision']:.3f} | {row['words_found']} "
+                     f"| {row.get('items', 0)} / {row.get('items_without_word', 0)} | {latency} | {row['fps']:.1f} |")
     for fold in result.get("folds") or []:
         video, stills = fold["video"], fold["stills"]
         lines.append(f"| fold {fold['fold']} ({fold['photos']} photos): video / stills | {video['recall']:.3f} / "
                      f"{stills['recall']:.3f} | {video['precision']:.3f} / {stills['precision']:.3f} | "
-                     f"{video['words_found']} / {stills['words_found']} | | |")
+                     f"{video['words_found']} / {stills['words_found']} | | | |")
     if result.get("error"):
         lines.append(f"   failed: {result['error']}")
     return "\n".join(lines)

@@ -223,6 +223,23 @@ class SceneTextVideoTests(unittest.TestCase):
         totals, _ = scene_text_video.icdar_video.score(self.ENTRIES, events, 45)
         self.assertEqual(totals["settled"][0], 1)  # exit, alive at b.jpg's last frame; a.jpg's item had left
 
+    def test_items_holding_no_labelled_word_are_counted(self):
+        # Video: a.jpg's segment ends with "Grand Hotel" and "oe" alive; b.jpg's with "EXIT" and "Hotel" (a word of
+        # a.jpg's labels, none of b.jpg's) alive. Stills, all for a.jpg: "Grand", "ae =" and "EXIT" (b.jpg's word).
+        video = [{"event": "add", "frame": 1, "id": "1", "kind": "text", "transcript": "Grand Hotel"},
+                 {"event": "add", "frame": 2, "id": "2", "kind": "text", "transcript": "oe"},
+                 {"event": "remove", "frame": 46, "id": "1"}, {"event": "remove", "frame": 46, "id": "2"},
+                 {"event": "add", "frame": 50, "id": "3", "kind": "text", "transcript": "EXIT"},
+                 {"event": "add", "frame": 51, "id": "4", "kind": "text", "transcript": "Hotel"}]
+        totals, _ = scene_text_video.icdar_video.score(self.ENTRIES, video, 45)
+        self.assertEqual(totals["items"], [4, 2])
+        stills = [{"event": "add", "kind": "text", "id": str(k), "file": "/x/images/a.jpg", "transcript": text}
+                  for k, text in enumerate(["Grand", "ae =", "EXIT"])]
+        self.assertEqual(scene_text_video.still_items(self.ENTRIES, stills), (3, 2))
+        table = scene_text_video.render({"video": {**scene_text_video.figures(1, 3, 1, 1, (4, 2)), "fps": 30,
+                                                   "latency_median": 1, "latency_p90": 2}})
+        self.assertIn("| 4 / 2 | 1 / 2 |", table)
+
     def test_each_fold_counts_its_photos_only(self):
         # Photo 0 (a.jpg) is read in its segment of the video, photo 1 (b.jpg) is not; the stills read both.
         video = [{"event": "add", "frame": 1, "id": "1", "kind": "text", "transcript": "Grand Hotel"},
