@@ -6,11 +6,11 @@ The video's settled transcripts (the items alive at each photo's last frame) and
 icdar_video.py's word rules (score_realdata.py's): recall over the labelled words, precision of the words of 3 or
 more letters against every region's words; and the settled items that hold no word any region names (textures
 read as text, which a user sees as items, whatever their length). Targets: the video's recall at least
-`RECALL_RATIO` of the stills', at the stills' precision or better; and the latency of the words the video finds (frames after the photo came into
-view), median and 90th percentile, for what "found when it becomes readable" asks. The same photos coming into focus
-(icdar_video.py's `focus`: the pan out of focus for its first frames) measure the latency from the frame a photo's
-text becomes legible; target: at its 90th percentile at most `LEGIBLE_LATENCY` frames. Pure functions over the logs
-beside the scans, tested in test_dev.py.
+`RECALL_RATIO` of the stills', at the stills' precision or better; and the latency of the words the video finds
+(frames after the photo came into view), median and 90th percentile, for what "found when it becomes readable" asks.
+The same photos coming into focus (icdar_video.py's `focus`: the pan out of focus for its first frames) measure the
+latency from the frame a photo's text becomes legible; target: at its 90th percentile at most `LEGIBLE_LATENCY`
+frames. Pure functions over the logs beside the scans, tested in test_dev.py.
 """
 from __future__ import annotations
 
@@ -30,14 +30,20 @@ MOTION = "pan"
 LEGIBLE_LATENCY = 10
 
 
-def still_words(entries: list, events: list) -> tuple:
-    """(words found, long words correct, long words) over the stills' items, photo by photo: each item's last
-    transcript, as icdar_video.score counts one photo's items."""
+def still_transcripts(events: list) -> dict:
+    """{photo file name: {item id: its last transcript}} over the stills' text items, as icdar_video.score counts
+    one photo's items."""
     by_file: dict = {}
     for event in events:
         if event.get("event") in ("add", "update") and event.get("kind", "text") == "text":
             name = os.path.basename(event.get("file") or "")
             by_file.setdefault(name, {})[event["id"]] = event.get("transcript") or ""
+    return by_file
+
+
+def still_words(entries: list, events: list) -> tuple:
+    """(words found, long words correct, long words) over the stills' items, photo by photo (`still_transcripts`)."""
+    by_file = still_transcripts(events)
     found = correct = long_count = 0
     for entry in entries:
         texts = by_file.get(os.path.basename(entry["file"]), {}).values()
@@ -54,11 +60,7 @@ def still_words(entries: list, events: list) -> tuple:
 def still_items(entries: list, events: list) -> tuple:
     """(items, items holding no word of any region of their photo) over the stills' items, as `still_words` counts
     them: the items a user sees that hold nothing the labels name (textures read as text, mostly)."""
-    by_file: dict = {}
-    for event in events:
-        if event.get("event") in ("add", "update") and event.get("kind", "text") == "text":
-            name = os.path.basename(event.get("file") or "")
-            by_file.setdefault(name, {})[event["id"]] = event.get("transcript") or ""
+    by_file = still_transcripts(events)
     items = empty = 0
     for entry in entries:
         every = {w for region in entry["regions"] for w in icdar_video.words(region["text"])}
