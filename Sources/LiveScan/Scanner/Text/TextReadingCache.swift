@@ -195,10 +195,9 @@ struct TextReadingCache: Sendable {
                 // of other height, an occluder cut it) is one line, read where one of its pieces was found again:
                 // each other piece, read as a line of its own, would be an item beside it with one of its words.
                 let reading = try read(region)
-                var entry = Entry(region: region, readRegion: region, line: region, reading: reading,
-                                  lastRead: frame, wasText: reading != nil, lastSeen: frame, appearance: look(region))
-                entry.seen(at: region, frame: frame)
-                entries.append(entry)
+                entries.append(Entry(region: region, readRegion: region, line: region, reading: reading,
+                                     lastRead: frame, wasText: reading != nil, lastSeen: frame,
+                                     appearance: look(region), recentRegions: [(frame, region)]))
                 if let reading {
                     result.append(reading)
                 }
