@@ -24,6 +24,18 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
         #expect(read.words.allSatisfy { $0.confidence > 0.9 }, "\(read)")
     }
 
+    /// A word written up or down the picture (turned a quarter either way, as on a book's spine or an upright shop
+    /// sign) is read by the scene reader whichever way it runs: its standing box is read both ways round and named
+    /// the way it reads more surely (`DetectedTextReader.readingWay`).
+    @Test(arguments: [90.0, -90.0])
+    func aStandingWordIsReadWhicheverWayItRuns(degrees: Double) throws {
+        let reader = try #require(try TextEngines(options: QualityLevel.balanced.textOptions(languages: ["eng"])).detected)
+        let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: degrees)
+        let boxes = try reader.boxes(in: frame)
+        try #require(boxes.count == 1, "\(boxes)")
+        #expect(try reader.readBox(in: frame, region: boxes[0])?.transcript == "Harbour")
+    }
+
     /// Networks released after a picture's lines are made again by the next read, which reads as before; a
     /// release with none made, or twice, does nothing.
     @Test func aReaderWhoseNetworksWereReleasedReadsAsBefore() throws {

@@ -133,6 +133,13 @@ extension Bounds {
          (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2)
     }
 
+    /// Whether the quad stands: its left side at least 1.5 times its top side, as a box of a line written up or
+    /// down the picture is named (a line crop that tall is turned a quarter before it is read, `cutLine`).
+    package var isStanding: Bool {
+        let sides = meanSides
+        return sides.height >= 1.5 * sides.width
+    }
+
     /// The shorter of the quad's mean width and mean height.
     package var shortSide: Double {
         let sides = meanSides

@@ -39,7 +39,8 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
 
     /// Reads a box rectified upright, judged as a scene's (one box alone tells nothing of a page); with the learned
     /// recogniser, read by it too and the two readings voted on.
-    func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
+    func readBox(in frame: Frame, region detected: Bounds) throws -> Observation? {
+        let region = try readingWay(of: detected, in: frame)
         var reading = try tesseract.withEngine { try $0.readBox(in: frame, region: region) }
         if let learnedReader {
             try addLearnedReading(to: &reading, region: region, in: frame, by: learnedReader)
@@ -84,7 +85,8 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
     }
 
     /// Reads the detector's boxes of one still image (`readFrame`); `boxesHoldText` when it is a close crop.
-    private func readBoxes(in frame: Frame, regions: [Bounds], boxesHoldText: Bool) throws -> [Observation] {
+    private func readBoxes(in frame: Frame, regions detected: [Bounds], boxesHoldText: Bool) throws -> [Observation] {
+        let regions = try detected.map { try readingWay(of: $0, in: frame) }
         var judge = judge
         judge.boxesHoldText = boxesHoldText
         let upright = try tesseract.withEngine { engine in try regions.map { try engine.readBox(in: frame, region: $0) } }
@@ -119,6 +121,21 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
         guard TextPlausibility.isPlausibleLine(reading.text) else { return nil }
         return .text(reading.text, confidence: DetectedLineReading.mean(reading.words.map(\.confidence)),
                      bounds: outline)
+    }
+
+    /// The box `region` with its corners named the way its line reads. A box much taller than wide is turned a
+    /// quarter before it is read, counter-clockwise as PaddleOCR turns it (`cutLine`), which sets upright a line
+    /// written downwards; a line written upwards, as on book spines and many shop signs, is then read upside down
+    /// (ICDAR 2015's img_211: `guardian` read `guaian` at 0.70, the other way round `guardian` at 1.00). With the
+    /// learned recogniser, such a box is read both ways round and named the way it reads more surely, the choice
+    /// PP-OCR's direction classifier makes; other boxes are read as named.
+    private func readingWay(of region: Bounds, in frame: Frame) throws -> Bounds {
+        guard let learnedReader, region.isStanding else { return region }
+        let upsideDown = region.cornersNamed(from: 2)
+        let confidence = { (quad: Bounds) in
+            DetectedLineReading.mean(try learnedReader.read(in: frame, region: quad).words.map(\.confidence))
+        }
+        return try confidence(upsideDown) > confidence(region) ? upsideDown : region
     }
 
     /// A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as garbage:
