@@ -30,10 +30,13 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
     @Test(arguments: [90.0, -90.0])
     func aStandingWordIsReadWhicheverWayItRuns(degrees: Double) throws {
         let reader = try #require(try TextEngines(options: QualityLevel.balanced.textOptions(languages: ["eng"])).detected)
-        let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: degrees)
+        // On a canvas large enough to be a scene, not a close crop of the word.
+        let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: degrees, margin: 200)
         let boxes = try reader.boxes(in: frame)
         try #require(boxes.count == 1, "\(boxes)")
+        // A video's turn reads the box alone; a still image, its boxes together.
         #expect(try reader.readBox(in: frame, region: boxes[0])?.transcript == "Harbour")
+        #expect(try reader.readFrame(frame).map(\.transcript) == ["Harbour"])
     }
 
     /// Networks released after a picture's lines are made again by the next read, which reads as before; a

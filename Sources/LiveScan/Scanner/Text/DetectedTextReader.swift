@@ -40,11 +40,12 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
     /// Reads a box rectified upright, judged as a scene's (one box alone tells nothing of a page); with the learned
     /// recogniser, read by it too and the two readings voted on.
     func readBox(in frame: Frame, region detected: Bounds) throws -> Observation? {
-        let region = try readingWay(of: detected, in: frame)
-        var reading = try tesseract.withEngine { try $0.readBox(in: frame, region: region) }
-        if let learnedReader {
-            try addLearnedReading(to: &reading, region: region, in: frame, by: learnedReader)
+        guard let learnedReader else {
+            return judge.sceneLine(try tesseract.withEngine { try $0.readBox(in: frame, region: detected) })
         }
+        let region = try readingWay(of: detected, in: frame, by: learnedReader)
+        var reading = try tesseract.withEngine { try $0.readBox(in: frame, region: region) }
+        try addLearnedReading(to: &reading, region: region, in: frame, by: learnedReader)
         return judge.sceneLine(reading)
     }
 
@@ -85,8 +86,7 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
     }
 
     /// Reads the detector's boxes of one still image (`readFrame`); `boxesHoldText` when it is a close crop.
-    private func readBoxes(in frame: Frame, regions detected: [Bounds], boxesHoldText: Bool) throws -> [Observation] {
-        let regions = try detected.map { try readingWay(of: $0, in: frame) }
+    private func readBoxes(in frame: Frame, regions: [Bounds], boxesHoldText: Bool) throws -> [Observation] {
         var judge = judge
         judge.boxesHoldText = boxesHoldText
         let upright = try tesseract.withEngine { engine in try regions.map { try engine.readBox(in: frame, region: $0) } }
@@ -103,6 +103,19 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
         // (436 -> 395 MB, PP-OCRv4's networks; PP-OCRv6 small's take 1.7 times as much), against 5 s more over
         // the 48 to make them again (57 -> 62 s).
         defer { learnedReader.releaseNetworks() }
+        // A scene's lines run every way, and its standing boxes are read their own way round. In a page, or in a
+        // picture where most boxes, and at least `turnSample`, stand (a page photographed turned a quarter), the
+        // lines all run the way the picture was found to be turned, above.
+        let standing = asRead.count(where: \.isStanding)
+        if !isDocument, standing < Self.turnSample || 2 * standing <= asRead.count {
+            for index in asRead.indices {
+                let way = try readingWay(of: asRead[index], in: frame, by: learnedReader)
+                if way != asRead[index] {
+                    asRead[index] = way
+                    readings[index] = try tesseract.withEngine { try $0.readBox(in: frame, region: way) }
+                }
+            }
+        }
         for index in readings.indices {
             try addLearnedReading(to: &readings[index], region: asRead[index], in: frame, by: learnedReader)
         }
@@ -127,15 +140,18 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
     /// quarter before it is read, counter-clockwise as PaddleOCR turns it (`cutLine`), which sets upright a line
     /// written downwards; a line written upwards, as on book spines and many shop signs, is then read upside down
     /// (ICDAR 2015's img_211: `guardian` read `guaian` at 0.70, the other way round `guardian` at 1.00). With the
-    /// learned recogniser, such a box is read both ways round and named the way it reads more surely, the choice
-    /// PP-OCR's direction classifier makes; other boxes are read as named.
-    private func readingWay(of region: Bounds, in frame: Frame) throws -> Bounds {
-        guard let learnedReader, region.isStanding else { return region }
-        let upsideDown = region.cornersNamed(from: 2)
+    /// learned recogniser, such a box is read as named and, unless that reading is sure, the other way round too,
+    /// and named the way it reads more surely: the choice PP-OCR's direction classifier makes. Other boxes are read
+    /// as named.
+    private func readingWay(of region: Bounds, in frame: Frame, by learnedReader: LearnedLineReader) throws -> Bounds {
+        guard region.isStanding else { return region }
         let confidence = { (quad: Bounds) in
             DetectedLineReading.mean(try learnedReader.read(in: frame, region: quad).words.map(\.confidence))
         }
-        return try confidence(upsideDown) > confidence(region) ? upsideDown : region
+        let asNamed = try confidence(region)
+        guard asNamed < DetectedLineReading.learnedSureConfidence else { return region }
+        let upsideDown = region.cornersNamed(from: 2)
+        return try confidence(upsideDown) > asNamed ? upsideDown : region
     }
 
     /// A page photographed upside down, or turned a quarter anticlockwise (its lines run upwards), reads as garbage:
