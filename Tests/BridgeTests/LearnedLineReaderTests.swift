@@ -29,7 +29,8 @@ let sharedLineReader: Result<LearnedLineReader, Error> = Result { try LearnedLin
     /// the way it reads more surely (`DetectedTextReader.readingWay`).
     @Test(arguments: [90.0, -90.0])
     func aStandingWordIsReadWhicheverWayItRuns(degrees: Double) throws {
-        let reader = try #require(try TextEngines(options: QualityLevel.balanced.textOptions(languages: ["eng"])).detected)
+        let engines = try TextEngines(options: QualityLevel.balanced.textOptions(languages: ["eng"]))
+        let reader = try #require(engines.detected)
         // On a canvas large enough to be a scene, not a close crop of the word.
         let (frame, _) = try turnedLine("Harbour", pixelHeight: 30, degrees: degrees, margin: 200)
         let boxes = try reader.boxes(in: frame)

@@ -38,7 +38,8 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
     }
 
     /// Reads a box rectified upright, judged as a scene's (one box alone tells nothing of a page); with the learned
-    /// recogniser, read by it too and the two readings voted on.
+    /// recogniser, a standing box the way its line reads (`readingWay`), read by it too and the two readings voted
+    /// on.
     func readBox(in frame: Frame, region detected: Bounds) throws -> Observation? {
         guard let learnedReader else {
             return judge.sceneLine(try tesseract.withEngine { try $0.readBox(in: frame, region: detected) })
