@@ -334,11 +334,11 @@ class Offline:
         video_result["ratios"] = sr.video_ratios(video_result)
         return video_result
 
-
     def time_text_against_tesseract(self, name: str, runs: dict, livescan: list, tesseract: list, work: str):
         """Runs LiveScan text+barcodes and per-frame tesseract `TEXT_ROUNDS - 1` times more, alternating, and gives
-        each its median wall time: the two share the machine's moments, and one run's time swings by up to 40 % on a
-        shared 2-core machine (the 720p scan 2.6-3.7 s). The outputs of the first runs are the ones scored."""
+        each its median wall time: the two share the machine's moments, and one run's time swings widely on a shared
+        2-core machine (the 720p scan 2.6-4.6 s, the slowest a first run). The first runs' outputs are the ones
+        scored."""
         text, tesseract_run = runs.get("livescan-text"), runs.get("tesseract")
         if not text or not tesseract_run or text.get("fps") is None or tesseract_run.get("fps") is None:
             return
