@@ -41,12 +41,11 @@ struct DetectedTextReader: TextBoxReader, @unchecked Sendable {
     /// recogniser, a standing box the way its line reads (`readingWay`), read by it too and the two readings voted
     /// on.
     func readBox(in frame: Frame, region detected: Bounds) throws -> Observation? {
-        guard let learnedReader else {
-            return judge.sceneLine(try tesseract.withEngine { try $0.readBox(in: frame, region: detected) })
-        }
-        let region = try readingWay(of: detected, in: frame, by: learnedReader)
+        let region = try learnedReader.map { try readingWay(of: detected, in: frame, by: $0) } ?? detected
         var reading = try tesseract.withEngine { try $0.readBox(in: frame, region: region) }
-        try addLearnedReading(to: &reading, region: region, in: frame, by: learnedReader)
+        if let learnedReader {
+            try addLearnedReading(to: &reading, region: region, in: frame, by: learnedReader)
+        }
         return judge.sceneLine(reading)
     }
 
