@@ -23,6 +23,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -354,7 +355,7 @@ class Offline:
         for tool, values in seconds.items():
             run = runs[tool]
             run["round_seconds"] = values
-            run["seconds"] = sorted(values)[len(values) // 2]
+            run["seconds"] = statistics.median(values)
             run["fps"] = run["frames"] / run["seconds"]
             note = f"median of {len(values)} alternating runs"
             run["note"] = f"{run['note']}; {note}" if run.get("note") else note
@@ -381,10 +382,10 @@ def speed_run(args, env: dict, livescan: str, types: str, video: str, frames: in
             raise BenchError(f"livescan failed on {video}: {tail(os.path.join(work, 'barcodes.err'))}")
         barcodes.append(run["seconds"])
         peaks.append(run["peak_rss_mb"])
-    middle = lambda values: sorted(values)[len(values) // 2]
+    decode_median, barcodes_median = statistics.median(decode), statistics.median(barcodes)
     return {"video": video, "frames": frames, "rounds": rounds, "decode_seconds": decode,
-            "barcodes_seconds": barcodes, "barcodes_peak_rss_mb": max(peaks), "decode_fps": frames / middle(decode),
-            "barcodes_fps": frames / middle(barcodes), "ratio": middle(decode) / middle(barcodes)}
+            "barcodes_seconds": barcodes, "barcodes_peak_rss_mb": max(peaks), "decode_fps": frames / decode_median,
+            "barcodes_fps": frames / barcodes_median, "ratio": decode_median / barcodes_median}
 
 
 def finish(run: dict, frames: int | None, stderr_path: str) -> dict:
