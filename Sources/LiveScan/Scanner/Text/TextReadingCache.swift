@@ -20,7 +20,9 @@
 /// keeps every line's bounds current every frame; Tesseract (about 10 ms a line) runs only on news.
 struct TextReadingCache: Sendable {
     private struct Entry: Sendable {
-        var region: Bounds
+        /// Where it was in its last `regionsKept` frames, oldest first, never empty: a learned detector's turn is
+        /// judged (`judge`) some frames after the frame it looked at.
+        private(set) var recentRegions: [(frame: Int, region: Bounds)]
         /// The region as it was when last read.
         var readRegion: Bounds
         /// Where the line that was read is now: the region it was read in, carried along as the locator finds it
@@ -33,16 +35,12 @@ struct TextReadingCache: Sendable {
         /// Whether it has ever read as text: a line that then reads as nothing is most likely leaving the
         /// frame or passing through blur, and is tried again sooner than junk.
         var wasText: Bool
-        var lastSeen: Int
         /// The pixels it was last read in.
         var appearance: LineAppearance?
         /// The transcript its last agreeing readings gave.
         var settledText: String?
         /// The settled transcript from before its pixels changed; nil while no change waits to be confirmed.
         var textBeforeChange: String?
-        /// Where it was in its last `regionsKept` frames, oldest first: a learned detector's turn is judged
-        /// (`judge`) some frames after the frame it looked at.
-        var recentRegions: [(frame: Int, region: Bounds)] = []
         /// Whether the learned detector's latest turn that saw it found no text there (`judge`): it is not read and
         /// gives nothing until it grows (text entering the frame) or a later turn finds text there.
         var isTextless = false
@@ -52,10 +50,13 @@ struct TextReadingCache: Sendable {
             (reading?.confidence ?? 0) >= DetectedLineReading.tesseractSureConfidence
         }
 
+        /// Where it was last seen.
+        var region: Bounds { recentRegions[recentRegions.count - 1].region }
+        /// The frame it was last seen in.
+        var lastSeen: Int { recentRegions[recentRegions.count - 1].frame }
+
         /// Found at `region` in the frame `frame`.
         mutating func seen(at region: Bounds, frame: Int) {
-            self.region = region
-            lastSeen = frame
             recentRegions.append((frame, region))
             if recentRegions.count > TextReadingCache.regionsKept {
                 recentRegions.removeFirst(recentRegions.count - TextReadingCache.regionsKept)
@@ -195,9 +196,9 @@ struct TextReadingCache: Sendable {
                 // of other height, an occluder cut it) is one line, read where one of its pieces was found again:
                 // each other piece, read as a line of its own, would be an item beside it with one of its words.
                 let reading = try read(region)
-                entries.append(Entry(region: region, readRegion: region, line: region, reading: reading,
-                                     lastRead: frame, wasText: reading != nil, lastSeen: frame,
-                                     appearance: look(region), recentRegions: [(frame, region)]))
+                entries.append(Entry(recentRegions: [(frame, region)], readRegion: region, line: region,
+                                     reading: reading, lastRead: frame, wasText: reading != nil,
+                                     appearance: look(region)))
                 if let reading {
                     result.append(reading)
                 }
