@@ -23,6 +23,17 @@ def words(s):
     return [w.lower() for w in WORD.findall(s or "")]
 
 
+def region_words(entry):
+    """Every word any region of a photo names, don't-care regions included: what precision is counted against."""
+    return {w for r in entry["regions"] for w in words(r["text"])}
+
+
+def names_no_word(text, named):
+    """Whether the transcript `text` holds none of the words `named` (`region_words`): an item a user sees that
+    holds nothing the labels name, a texture read as text mostly, whatever its length."""
+    return not set(words(text)) & named
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -135,7 +146,7 @@ def score(entries, events, frames, counted=None, legible=0):
     for k, ent in enumerate(entries):
         lo, hi = k * frames, k * frames + frames - 1
         truth = [w for r in ent["regions"] if not r["dont_care"] for w in words(r["text"])]
-        allwords = {w for r in ent["regions"] for w in words(r["text"])}
+        allwords = region_words(ent)
         seen, first = set(), {}  # (id, transcript) pairs of the segment; word -> first frame offset it appeared
         while i < len(events) and events[i]["frame"] <= hi:
             e = events[i]
@@ -154,7 +165,7 @@ def score(entries, events, frames, counted=None, legible=0):
             continue
         tot["truth"] += len(truth)
         tot["items"][0] += len(alive)
-        tot["items"][1] += sum(1 for t in alive.values() if not set(words(t)) & allwords)
+        tot["items"][1] += sum(1 for t in alive.values() if names_no_word(t, allwords))
         # Each view's returned texts: settled = one per item alive at `hi`; seen = each distinct transcript of
         # each item (an item updated ten times with one transcript counts once).
         for view, texts in (("settled", list(alive.values())), ("seen", [t for _, t in seen])):

@@ -48,7 +48,7 @@ def still_words(entries: list, events: list) -> tuple:
     for entry in entries:
         texts = by_file.get(os.path.basename(entry["file"]), {}).values()
         truth = [w for region in entry["regions"] if not region["dont_care"] for w in icdar_video.words(region["text"])]
-        every = {w for region in entry["regions"] for w in icdar_video.words(region["text"])}
+        every = icdar_video.region_words(entry)
         got = [w for text in texts for w in icdar_video.words(text)]
         long = [w for w in got if len(w) >= 3]
         found += sum(1 for w in truth if w in set(got))
@@ -63,10 +63,10 @@ def still_items(entries: list, events: list) -> tuple:
     by_file = still_transcripts(events)
     items = empty = 0
     for entry in entries:
-        every = {w for region in entry["regions"] for w in icdar_video.words(region["text"])}
+        every = icdar_video.region_words(entry)
         texts = by_file.get(os.path.basename(entry["file"]), {}).values()
         items += len(texts)
-        empty += sum(1 for text in texts if not set(icdar_video.words(text)) & every)
+        empty += sum(1 for text in texts if icdar_video.names_no_word(text, every))
     return items, empty
 
 
