@@ -254,8 +254,8 @@ import Testing
     }
 
     /// A line read surely (printed text Tesseract reads best) stays, whatever a detector's turn found; a line that
-    /// appeared after the turn's frame is not judged by it.
-    @Test func aSurelyReadLineOrOneNewerThanTheTurnIsNotJudged() {
+    /// appeared after the turn's frame, before the turn was taken, is judged where it is when it is.
+    @Test func aSurelyReadLineStaysAndOneNewerThanTheTurnIsJudged() {
         var cache = TextReadingCache(rereadInterval: 15)
         let printed = Bounds(x: 100, y: 100, width: 300, height: 40)
         let late = Bounds(x: 100, y: 300, width: 300, height: 40)
@@ -264,9 +264,50 @@ import Testing
                 .text($0 == printed ? "Platform 2" : "wk", confidence: $0 == printed ? 0.95 : 0.6, bounds: $0)
             }
         }
-        cache.judge(frame: 4) { _ in false }
+        var judged: [Bounds] = []
+        cache.judge(frame: 4) { region in
+            judged.append(region)
+            return false
+        }
+        #expect(judged == [late])
         let lines = cache.lines(in: [printed, late], frame: 10) { .text("?", confidence: 0.5, bounds: $0) }
-        #expect(lines.compactMap(\.transcript).sorted() == ["Platform 2", "wk"])
+        #expect(lines.compactMap(\.transcript) == ["Platform 2"])
+    }
+
+    /// Lines the locator finds after the detector's turn was taken, where it found no text (a texture's edges come
+    /// and go as the camera drifts): one read unsurely gives nothing, and stays textless when its region grows; one
+    /// read surely is given; where the turn may not have seen it (`holdsNoText` false: at the frame's edge), a line
+    /// is given, and a textless line that grows there is read again.
+    @Test func aLineFoundAfterTheTurnIsJudgedByIt() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        let texture = Bounds(x: 100, y: 100, width: 200, height: 40)
+        let printed = Bounds(x: 100, y: 300, width: 300, height: 40)
+        let entering = Bounds(x: 0, y: 500, width: 120, height: 40)
+        var noTextAt: [Bounds] = [texture, printed]
+        var reads: [Int] = []
+        func scan(_ frame: Int, _ regions: [Bounds]) -> [String] {
+            cache.lines(in: regions, frame: frame, holdsNoText: { region in
+                noTextAt.contains { $0.intersectionOverUnion(region) > 0.5 }
+            }) { region in
+                if region.center.y < 200 {
+                    reads.append(frame)
+                }
+                let sure = region.center.y > 200 && region.center.y < 400
+                return .text(sure ? "Platform 2" : "oe", confidence: sure ? 0.95 : 0.6, bounds: region)
+            }.compactMap(\.transcript).sorted()
+        }
+        #expect(scan(0, [texture, printed, entering]) == ["Platform 2", "oe"])
+        #expect(scan(1, [texture, printed, entering]) == ["Platform 2", "oe"])
+        // Grown by a character where no text was found: read, and still nothing given.
+        let grown = Bounds(x: 100, y: 100, width: 230, height: 40)
+        #expect(scan(2, [grown, printed, entering]) == ["Platform 2", "oe"] && reads == [0, 2])
+        #expect(scan(3, [grown, printed, entering]) == ["Platform 2", "oe"] && reads == [0, 2])
+        // The entering line is textless once the detector says so there too, and read again when it grows.
+        noTextAt.append(entering)
+        cache.judge(frame: 3) { _ in false }
+        #expect(scan(4, [grown, printed]) == ["Platform 2"])
+        noTextAt.removeLast()
+        #expect(scan(5, [grown, printed, Bounds(x: 0, y: 500, width: 160, height: 40)]) == ["Platform 2", "oe"])
     }
 
     /// Another view (a cut): every remembered line is forgotten, and a line at one's place is read afresh.

@@ -21,9 +21,9 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
     func lines(in frame: Frame) throws -> [Observation] {
         let allLocated = try recognizer.lineRegions(in: frame)
         let surelyRead = cache.map { cache in allLocated.filter(cache.readsSurely) } ?? []
-        let (located, detected) = Self.oneRegionPerText(
-            located: allLocated, surelyRead: surelyRead,
-            detected: try detector?.lines(in: frame, located: allLocated, surelyRead: surelyRead) ?? [])
+        let followed = try detector?.lines(in: frame, located: allLocated, surelyRead: surelyRead) ?? []
+        let (located, detected) = Self.oneRegionPerText(located: allLocated, surelyRead: surelyRead,
+                                                        detected: followed)
         // The detector's boxes come read by its turn.
         let detectedLines = detected.compactMap(\.reading)
         guard var cache else {
@@ -42,6 +42,12 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
                                     // Pixels that cannot be taken or compared only leave the line to its rest.
                                     look: { (try? LineAppearance(of: $0, in: frame)) ?? nil },
                                     differs: { (try? $0.differs(in: frame)) ?? false },
+                                    holdsNoText: { region in
+                                        detector?.viewTurn.map {
+                                            Self.holdsNoText(region, inFrameOf: (frame.width, frame.height),
+                                                             turnBoxes: $0.boxes, followed: followed.map(\.bounds))
+                                        } ?? false
+                                    },
                                     read: { try recognizer.readLine(in: frame, region: $0) })
         self.cache = cache
         return lines + detectedLines
@@ -69,6 +75,18 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
         }
         let boxes = lines.map(\.bounds)
         return (located.filter { !holdsText($0, of: boxes) }, lines)
+    }
+
+    /// Whether the learned detector, whose latest turn of this view found `turnBoxes` and whose boxes followed from it
+    /// are at `followed` now, found no text at `region` of a frame of `size`: the turn looked at the whole frame, so a
+    /// region holding none of the text where it was or where it is now holds none, but at the frame's edge, text may
+    /// have come into view since the turn.
+    static func holdsNoText(_ region: Bounds, inFrameOf size: (width: Int, height: Int), turnBoxes: [Bounds],
+                            followed: [Bounds]) -> Bool {
+        let box = region.boundingBox
+        let atEdge = box.minX <= 1 || box.minY <= 1
+            || box.maxX >= Double(size.width - 1) || box.maxY >= Double(size.height - 1)
+        return !atEdge && !holdsText(region, of: turnBoxes + followed)
     }
 
     /// Whether the located region `region` and one of the detector's `boxes` hold the same text: the region lies

@@ -92,6 +92,9 @@ final class TextDetectorCadence {
     /// at and every box it found there, those left to the edge locator too. Where it found none, the locator's lines
     /// are no text (`TextReadingCache.judge`).
     private(set) var takenTurn: (frame: Int, boxes: [Bounds])?
+    /// The latest turn taken of the view in front (nil from a view change until one is): the frame it looked at and
+    /// every box it found there. The detector looked at the whole frame, so what it did not box there is no text.
+    private(set) var viewTurn: (frame: Int, boxes: [Bounds])?
 
     /// A turn's boxes are taken this many frames after it in a video file: about what a live scan at 30 fps sees of
     /// a turn on this machine (ICDAR's photos as a drifting video: detection at 1312x736 290 ms, its boxes' reads
@@ -132,6 +135,7 @@ final class TextDetectorCadence {
     func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = []) throws -> [DetectedLine] {
         if try viewChange.isNewView(frame) {
             newViewFrame = frame.index
+            viewTurn = nil
             idleTurns = 0
         }
         // Noted in every frame, a turn running or not: text that comes into view (or into focus) while a turn reads
@@ -174,6 +178,7 @@ final class TextDetectorCadence {
                 idleTurns = foundNews ? 0 : idleTurns + 1
                 followed = try boxes.lines.compactMap { try carry($0, from: turn.frame, into: frame) }
                 takenTurn = (turn.frame.index, boxes.found)
+                viewTurn = takenTurn
             }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max

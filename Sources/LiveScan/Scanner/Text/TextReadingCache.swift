@@ -90,9 +90,11 @@ struct TextReadingCache: Sendable {
 
     /// The lines in `regions`, read with `read` only where the cache cannot answer. `look` keeps the pixels a
     /// line is read in, and `differs` tells whether this frame shows other pixels there (without them, or when they
-    /// cannot be taken, a resting line rests).
+    /// cannot be taken, a resting line rests). `holdsNoText`: whether the learned detector, having looked at this view,
+    /// found no text at a region, which judges a line found after its turn as `judge` judges the lines it saw.
     mutating func lines(in regions: [Bounds], frame: Int, look: (Bounds) -> LineAppearance? = { _ in nil },
                         differs: (LineAppearance) -> Bool = { _ in false },
+                        holdsNoText: (Bounds) -> Bool = { _ in false },
                         read: (Bounds) throws -> Observation?) rethrows -> [Observation]
     {
         var result: [Observation] = []
@@ -117,12 +119,26 @@ struct TextReadingCache: Sendable {
                 // entering the frame): that is news. One that shrank (leaving, half hidden, or found as two
                 // pieces) holds less, and the line still says what it said.
                 let grew = region.width >= entry.readRegion.width + 0.5 * region.height
+                // A textless line that grew is read: text may be coming into view. Where the detector saw no text,
+                // a line whose edges merely came and went (a texture's, as the camera drifts) stays textless.
+                var grownReading: Observation??
                 if entry.isTextless {
                     guard grew else {
                         entries[index] = entry
                         continue
                     }
+                    let reading = try read(region)
+                    if (reading?.confidence ?? 0) < DetectedLineReading.tesseractSureConfidence
+                        && holdsNoText(region)
+                    {
+                        entry.readRegion = region
+                        entry.line = region
+                        entry.lastRead = frame
+                        entries[index] = entry
+                        continue
+                    }
                     entry.isTextless = false
+                    grownReading = .some(reading)
                 }
                 let looksChanged = stoodStill && entry.settledText != nil
                     && entry.appearance.map(differs) == true
@@ -135,7 +151,7 @@ struct TextReadingCache: Sendable {
                     }
                 } else {
                     let previous = entry.reading
-                    var reading = try read(region)
+                    var reading = try grownReading ?? read(region)
                     if var carried = previous, let text = carried.transcript,
                        Self.showsPart(of: text, at: entry.line, reading: reading, in: region)
                     {
@@ -196,10 +212,14 @@ struct TextReadingCache: Sendable {
                 // of other height, an occluder cut it) is one line, read where one of its pieces was found again:
                 // each other piece, read as a line of its own, would be an item beside it with one of its words.
                 let reading = try read(region)
-                entries.append(Entry(recentRegions: [(frame, region)], readRegion: region, line: region,
-                                     reading: reading, lastRead: frame, wasText: reading != nil,
-                                     appearance: look(region)))
-                if let reading {
+                var entry = Entry(recentRegions: [(frame, region)], readRegion: region, line: region,
+                                  reading: reading, lastRead: frame, wasText: reading != nil,
+                                  appearance: look(region))
+                // A line the locator finds after the detector's turn (a texture's edges come and go as the camera
+                // drifts) is judged by that turn, as the lines it saw are.
+                entry.isTextless = !entry.wasReadSurely && holdsNoText(region)
+                entries.append(entry)
+                if let reading, !entry.isTextless {
                     result.append(reading)
                 }
             }
@@ -284,7 +304,10 @@ struct TextReadingCache: Sendable {
     /// a later turn judges each line anew; a line that appeared after the turn's frame is read until one does.
     mutating func judge(frame: Int, isText: (Bounds) -> Bool) {
         for index in entries.indices {
-            guard let region = entries[index].recentRegions.last(where: { $0.frame == frame })?.region else { continue }
+            let recent = entries[index].recentRegions
+            // A line found since the turn's frame, where the turn saw the view, is judged where it is now.
+            guard let region = recent.last(where: { $0.frame == frame })?.region
+                ?? (recent[0].frame > frame ? entries[index].region : nil) else { continue }
             entries[index].isTextless = !entries[index].wasReadSurely && !isText(region)
         }
     }
