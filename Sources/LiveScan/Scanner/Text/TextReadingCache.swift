@@ -301,7 +301,9 @@ struct TextReadingCache: Sendable {
     /// tells text from texture far better than edges do, looked there and found nothing: the line is no longer read,
     /// and what it read is no longer given (ICDAR's photos as video: Tesseract's readings of such regions gave
     /// `bee`, `gar`, `ain` and items of no word at all). A line that grows (text coming into view) is read again, and
-    /// a later turn judges each line anew; a line that appeared after the turn's frame is read until one does.
+    /// given unless it still reads unsurely where the detector found none (`lines`' `holdsNoText`); a later turn
+    /// judges each line anew. A line that appeared after the turn's frame is judged where it is now, and one found
+    /// after this call by `holdsNoText`.
     mutating func judge(frame: Int, isText: (Bounds) -> Bool) {
         for index in entries.indices {
             let recent = entries[index].recentRegions
