@@ -90,6 +90,32 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         }
     }
 
+    /// A line the camera turns away from is still there while part of it is in view: its box is followed by the
+    /// part of its pixels left in the frame, and a later turn, whose box holds only that part, does not cut its
+    /// reading short. Here the line drifts out through the frame's right and bottom edges, a turn every 30 frames.
+    @Test func aLineLeavingTheFrameKeepsItsBoxAndItsWholeReading() throws {
+        let video = try DriftingTurnedLine(count: 130)
+        let cadence = TextDetectorCadence(boxReader: try boxReader(), interval: 30)
+        defer { cadence.stop() }
+        var partlyOut = 0
+        for index in 0..<130 {
+            let lines = try cadence.lines(in: video.frame(index), located: [])
+            let ink = video.ink(inFrame: index).boundingBox
+            // Ink reaching 20 pixels past the frame's edge, more than half of it in view.
+            let outside = max(ink.maxX - 640, ink.maxY - 360)
+            guard index >= TextDetectorCadence.fileLag, outside > 20,
+                  video.ink(inFrame: index).share(coveredBy: Bounds(x: 0, y: 0, width: 640, height: 360)) > 0.6
+            else { continue }
+            partlyOut += 1
+            #expect(lines.count == 1, "frame \(index), ink past the edge by \(outside): \(lines.map(\.bounds))")
+            let box = try #require(lines.first)
+            #expect(box.bounds.center.distance(to: video.ink(inFrame: index).center) <= 6, "frame \(index)")
+            #expect(characterErrorRate(box.reading?.transcript ?? "", truth: DriftingTurnedLine.text) <= 0.1,
+                    "frame \(index): read \(box.reading?.transcript ?? "")")
+        }
+        try #require(partlyOut >= 10, "the line was partly out of view in \(partlyOut) frames")
+    }
+
     /// A new scene does not wait for the detector's next turn: a line that appears in view is looked for within a
     /// quarter of the interval.
     @Test func aNewSceneStartsATurnBeforeItsTime() throws {

@@ -5,9 +5,11 @@ import Glibc
 /// but costs hundreds of milliseconds a frame (about 280 ms at 1312x736 on one core: 250 ms whole, and the overlap of
 /// its strips), so it runs every `interval` frames, on a thread of its own, on the frame of its turn; in between,
 /// and while it runs, each of its boxes is followed from frame to frame: its pixels are found again near where they
-/// were (`FollowedPixels`), so that its bounds stay where its text is, as the edge locator's lines do. A box whose
-/// pixels are not found again (it left the frame, was hidden, blurred) is dropped until a later turn finds it. The
-/// boxes of each turn replace the last turn's.
+/// were (`FollowedPixels`), so that its bounds stay where its text is, as the edge locator's lines do. A box leaving
+/// the frame is followed by its part still in view while at least half its short side is (its bounds then reach
+/// past the frame's edge), and keeps the reading it had while whole; a box whose pixels are not found again (it left
+/// the frame, was hidden, blurred) is dropped until a later turn finds it. The boxes of each turn replace the last
+/// turn's.
 ///
 /// The turn reads its boxes too, on its thread (`TextBoxReader.readBox`, both readers: about 36 ms a box),
 /// and each box carries its reading as it is followed: on the frame loop those reads held up a live scan (22 in
@@ -286,6 +288,10 @@ final class TextDetectorCadence {
             try cancellation.throwIfCancelled()
             let same = known.filter { sameItem.isSamePlace(box, as: $0.bounds) }
                 .max { $0.bounds.intersectionOverUnion(box) < $1.bounds.intersectionOverUnion(box) }
+            if let same, Self.leftTheFrame(same.bounds, width: frame.width, height: frame.height) {
+                // The box is the part of that line still in view: the line reads as it did while whole.
+                return same
+            }
             if let same, same.votes.isConfirmed, turn - same.turnRead < rereadTurns {
                 var line = same
                 line.move(dx: box.center.x - same.bounds.center.x, dy: box.center.y - same.bounds.center.y)
@@ -299,6 +305,16 @@ final class TextDetectorCadence {
             }
             return DetectedLine(bounds: box, reading: reading, turnRead: turn, votes: votes)
         }
+    }
+
+    /// Whether a followed box `bounds` reaches past the edge of a `width` x `height` frame by more than half its
+    /// short side (about a character): its line is leaving the view, and a box found at its place is its part still
+    /// in view, which reads only part of it (ICDAR's img_14: `ntelligence` as `gence`). Less is a hand's shake at the
+    /// edge.
+    static func leftTheFrame(_ bounds: Bounds, width: Int, height: Int) -> Bool {
+        let box = bounds.boundingBox, margin = bounds.shortSide / 2
+        return box.minX < -margin || box.minY < -margin
+            || box.maxX > Double(width) + margin || box.maxY > Double(height) + margin
     }
 
     /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
@@ -320,7 +336,8 @@ final class TextDetectorCadence {
 
     private func locate(_ box: FollowedBox, in frame: Frame, radius: Int) throws -> FollowedBox? {
         var box = box
-        guard let move = try box.pixels.find(in: frame, step: box.step, radius: radius, minScore: Self.minFollowScore)
+        guard let move = try box.pixels.find(in: frame, step: box.step, radius: radius, minScore: Self.minFollowScore,
+                                             partlyOutOfFrame: true)
         else { return nil }
         box.step = move
         box.line.move(dx: move.dx, dy: move.dy)
