@@ -116,6 +116,50 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         try #require(partlyOut >= 10, "the line was partly out of view in \(partlyOut) frames")
     }
 
+    /// The detector's boxes read by the default level's readers, every turn after the first finding each box cut
+    /// short along its line to its first 80 % (as DB cuts a line near the frame's edge).
+    private final class CuttingLaterTurns: TextBoxReader, @unchecked Sendable {
+        let reader: DetectedTextReader
+        let lock = NSLock()
+        var turns = 0
+        init(_ reader: DetectedTextReader) { self.reader = reader }
+        func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds] {
+            let found = try reader.boxes(in: frame, cancellation: cancellation)
+            let turn = lock.withLock { defer { turns += 1 }; return turns }
+            guard turn > 0 else { return found }
+            func along(_ from: Point, _ to: Point) -> Point {
+                Point(x: from.x + 0.8 * (to.x - from.x), y: from.y + 0.8 * (to.y - from.y))
+            }
+            return found.map { box in
+                Bounds(topLeft: box.topLeft, topRight: along(box.topLeft, box.topRight),
+                       bottomRight: along(box.bottomLeft, box.bottomRight), bottomLeft: box.bottomLeft)
+            }
+        }
+        func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
+            try reader.readBox(in: frame, region: region)
+        }
+    }
+
+    /// A turn that finds part of a followed line (the detector boxed it short) does not cut the line: it keeps its
+    /// box and the reading it had, where taking the turn's box and reading would cut the line's end off.
+    @Test func aTurnThatBoxesPartOfALineKeepsTheLineWhole() throws {
+        let cutting = CuttingLaterTurns(try boxReader())
+        let cadence = TextDetectorCadence(boxReader: cutting, interval: 30)
+        defer { cadence.stop() }
+        let line = try DriftingTurnedLine(count: 1).frame(0)
+        var lines: [DetectedLine] = []
+        for index in 0...(30 + TextDetectorCadence.fileLag) {
+            lines = try cadence.lines(in: Frame(image: line.image, index: index, time: 0), located: [])
+        }
+        #expect(cutting.lock.withLock { cutting.turns } == 2)
+        #expect(lines.count == 1, "\(lines.map(\.bounds))")
+        let kept = try #require(lines.first)
+        #expect(characterErrorRate(kept.reading?.transcript ?? "", truth: DriftingTurnedLine.text) <= 0.1,
+                "read \(kept.reading?.transcript ?? "")")
+        let ink = try DriftingTurnedLine(count: 1).ink(inFrame: 0)
+        #expect(ink.share(coveredBy: kept.bounds) > 0.95, "box \(kept.bounds), ink \(ink)")
+    }
+
     /// A new scene does not wait for the detector's next turn: a line that appears in view is looked for within a
     /// quarter of the interval.
     @Test func aNewSceneStartsATurnBeforeItsTime() throws {

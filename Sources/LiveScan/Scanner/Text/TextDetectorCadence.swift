@@ -299,6 +299,13 @@ final class TextDetectorCadence {
                 return line
             }
             let reading = try boxReader.readBox(in: frame, region: box)
+            if let same, let text = same.reading?.transcript, let piece = reading?.transcript,
+               Self.isPart(box, reading: piece, of: same.bounds, text: text)
+            {
+                // The turn found part of that line (cut at the frame's edge, where the detector finds text by
+                // less ground around it): the line says what it said.
+                return same
+            }
             var votes = same?.votes ?? ReadingVotes()
             if let same {
                 votes.count(agrees: same.reading?.transcript == reading?.transcript)
@@ -315,6 +322,14 @@ final class TextDetectorCadence {
         let box = bounds.boundingBox, margin = bounds.shortSide / 2
         return box.minX < -margin || box.minY < -margin
             || box.maxX > Double(width) + margin || box.maxY > Double(height) + margin
+    }
+
+    /// Whether a turn's `box`, reading `reading`, holds only part of the followed line at `line` read as `text`:
+    /// shorter along its line by more than half its short side (a character), and read as a stretch of its text
+    /// (`SameItem.isPiece`, as a located line's piece is known: `TextReadingCache.showsPart`). ICDAR's img_401: the
+    /// standing `TOKYO` near the frame's top edge, boxed without its `T` by the next turn and read `OKYO`.
+    static func isPart(_ box: Bounds, reading: String, of line: Bounds, text: String) -> Bool {
+        box.longSide < line.longSide - 0.5 * box.shortSide && SameItem.isPiece(reading, at: box, of: text, at: line)
     }
 
     /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
