@@ -116,48 +116,74 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         try #require(partlyOut >= 10, "the line was partly out of view in \(partlyOut) frames")
     }
 
-    /// The detector's boxes read by the default level's readers, every turn after the first finding each box cut
-    /// short along its line to its first 80 % (as DB cuts a line near the frame's edge).
-    private final class CuttingLaterTurns: TextBoxReader, @unchecked Sendable {
+    /// The detector's boxes read by the default level's readers, each turn's boxes first changed by `change` (the
+    /// turn's number among those started, its boxes): a detector that misses or cuts what it found before.
+    private final class ChangedTurns: TextBoxReader, @unchecked Sendable {
         let reader: DetectedTextReader
+        let change: @Sendable (Int, [Bounds]) -> [Bounds]
         let lock = NSLock()
         var turns = 0
-        init(_ reader: DetectedTextReader) { self.reader = reader }
+        init(_ reader: DetectedTextReader, change: @escaping @Sendable (Int, [Bounds]) -> [Bounds]) {
+            self.reader = reader
+            self.change = change
+        }
         func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds] {
             let found = try reader.boxes(in: frame, cancellation: cancellation)
             let turn = lock.withLock { defer { turns += 1 }; return turns }
-            guard turn > 0 else { return found }
-            func along(_ from: Point, _ to: Point) -> Point {
-                Point(x: from.x + 0.8 * (to.x - from.x), y: from.y + 0.8 * (to.y - from.y))
-            }
-            return found.map { box in
-                Bounds(topLeft: box.topLeft, topRight: along(box.topLeft, box.topRight),
-                       bottomRight: along(box.bottomLeft, box.bottomRight), bottomLeft: box.bottomLeft)
-            }
+            return change(turn, found)
         }
         func readBox(in frame: Frame, region: Bounds) throws -> Observation? {
             try reader.readBox(in: frame, region: region)
         }
     }
 
-    /// A turn that finds part of a followed line (the detector boxed it short) does not cut the line: it keeps its
-    /// box and the reading it had, where taking the turn's box and reading would cut the line's end off.
-    @Test func aTurnThatBoxesPartOfALineKeepsTheLineWhole() throws {
-        let cutting = CuttingLaterTurns(try boxReader())
-        let cadence = TextDetectorCadence(boxReader: cutting, interval: 30)
+    /// The line held still, a turn every 30 frames whose boxes `change` changes: the lines followed once the second
+    /// turn's boxes are taken.
+    private func linesAfterTheSecondTurn(change: @escaping @Sendable (Int, [Bounds]) -> [Bounds]) throws
+        -> [DetectedLine]
+    {
+        let changed = ChangedTurns(try boxReader(), change: change)
+        let cadence = TextDetectorCadence(boxReader: changed, interval: 30)
         defer { cadence.stop() }
         let line = try DriftingTurnedLine(count: 1).frame(0)
         var lines: [DetectedLine] = []
         for index in 0...(30 + TextDetectorCadence.fileLag) {
             lines = try cadence.lines(in: Frame(image: line.image, index: index, time: 0), located: [])
         }
-        #expect(cutting.lock.withLock { cutting.turns } == 2)
+        #expect(changed.lock.withLock { changed.turns } == 2)
+        return lines
+    }
+
+    /// Whether `lines` are the test line, whole: one, read as it is, its box over its ink.
+    private func isTheWholeLine(_ lines: [DetectedLine]) throws {
         #expect(lines.count == 1, "\(lines.map(\.bounds))")
         let kept = try #require(lines.first)
         #expect(characterErrorRate(kept.reading?.transcript ?? "", truth: DriftingTurnedLine.text) <= 0.1,
                 "read \(kept.reading?.transcript ?? "")")
         let ink = try DriftingTurnedLine(count: 1).ink(inFrame: 0)
         #expect(ink.share(coveredBy: kept.bounds) > 0.95, "box \(kept.bounds), ink \(ink)")
+    }
+
+    /// A turn that finds part of a followed line (the detector boxed it short) does not cut the line: it keeps its
+    /// box and the reading it had, where taking the turn's box and reading would cut the line's end off.
+    @Test func aTurnThatBoxesPartOfALineKeepsTheLineWhole() throws {
+        // Every turn after the first finds the box cut short along its line to its first 80 %, as DB cut a line
+        // near the frame's edge.
+        @Sendable func along(_ from: Point, _ to: Point) -> Point {
+            Point(x: from.x + 0.8 * (to.x - from.x), y: from.y + 0.8 * (to.y - from.y))
+        }
+        try isTheWholeLine(try linesAfterTheSecondTurn { turn, boxes in
+            turn == 0 ? boxes : boxes.map { box in
+                Bounds(topLeft: box.topLeft, topRight: along(box.topLeft, box.topRight),
+                       bottomRight: along(box.bottomLeft, box.bottomRight), bottomLeft: box.bottomLeft)
+            }
+        })
+    }
+
+    /// A turn that does not box a line read surely, still there and followed onto its pixels, missed it (DB's boxes
+    /// of small text come and go from turn to turn): the line stays, where it was dropped with the turn's boxes.
+    @Test func aTurnThatMissesASurelyReadLineKeepsIt() throws {
+        try isTheWholeLine(try linesAfterTheSecondTurn { turn, boxes in turn == 0 ? boxes : [] })
     }
 
     /// A new scene does not wait for the detector's next turn: a line that appears in view is looked for within a

@@ -9,7 +9,7 @@ import Glibc
 /// the frame is followed by its part still in view while at least half its short side is (its bounds then reach
 /// past the frame's edge), and keeps the reading it had while whole; a box whose pixels are not found again (it left
 /// the frame, was hidden, blurred) is dropped until a later turn finds it. The boxes of each turn replace the last
-/// turn's.
+/// turn's, but for a line read surely that the turn did not box where it is still followed: the detector's miss.
 ///
 /// The turn reads its boxes too, on its thread (`TextBoxReader.readBox`, both readers: about 36 ms a box),
 /// and each box carries its reading as it is followed: on the frame loop those reads held up a live scan (22 in
@@ -178,7 +178,17 @@ final class TextDetectorCadence {
                 // at all is no sign that the scan has all the text (a line hidden or blurred, to be looked for again).
                 let foundNews = boxes.found.isEmpty || boxes.lines.contains { $0.readsNews(inTurn: turn.number) }
                 idleTurns = foundNews ? 0 : idleTurns + 1
-                followed = try boxes.lines.compactMap { try carry($0, from: turn.frame, into: frame) }
+                let carried = try boxes.lines.compactMap { try carry($0, from: turn.frame, into: frame) }
+                // A line read surely that this turn did not box where it is still followed onto its pixels is the
+                // detector's miss (its boxes of small text come and go from turn to turn), not text gone.
+                let missed = followed.filter { old in
+                    (old.line.reading?.confidence ?? 0) >= DetectedLineReading.learnedSureConfidence
+                        && !carried.contains { new in
+                            sameItem.isSamePlace(new.line.bounds, as: old.line.bounds)
+                                || SameItem.isGrownOrShrunk(new.line.bounds, from: old.line.bounds)
+                        }
+                }
+                followed = carried + missed
                 takenTurn = (turn.frame.index, boxes.found)
                 viewTurn = takenTurn
             }
