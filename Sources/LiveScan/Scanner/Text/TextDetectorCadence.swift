@@ -335,11 +335,13 @@ final class TextDetectorCadence {
     }
 
     /// Whether a turn's `box`, reading `reading`, holds only part of the followed line at `line` read as `text`:
-    /// shorter along its line by more than half its short side (a character), and read as a stretch of its text
-    /// (`SameItem.isPiece`, as a located line's piece is known: `TextReadingCache.showsPart`). ICDAR's img_401: the
-    /// standing `TOKYO` near the frame's top edge, boxed without its `T` by the next turn and read `OKYO`.
+    /// shorter along its line by more than half its short side (a character), read as fewer characters, and as a
+    /// stretch of its text (`SameItem.isPiece`, as a located line's piece is known: `TextReadingCache.showsPart`).
+    /// ICDAR's img_401: the standing `TOKYO` near the frame's top edge, boxed without its `T` by the next turn and
+    /// read `OKYO`. A tighter box that reads as many characters or more is news: the line was read short before.
     static func isPart(_ box: Bounds, reading: String, of line: Bounds, text: String) -> Bool {
-        box.longSide < line.longSide - 0.5 * box.shortSide && SameItem.isPiece(reading, at: box, of: text, at: line)
+        box.longSide < line.longSide - 0.5 * box.shortSide && reading.count < text.count
+            && SameItem.isPiece(reading, at: box, of: text, at: line)
     }
 
     /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
