@@ -392,18 +392,19 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     }
 
     /// Where the detector's turn of this view found no text: not where its boxes were, nor where the boxes followed
-    /// from it are now, nor at the frame's edge, where text may have come into view since.
+    /// from it are now; at the frame's edge as anywhere else (a line come into view since the turn is cut by the edge,
+    /// and the next turn boxes it where it is text).
     @Test func theDetectorFoundNoTextWhereItLookedAndBoxedNothing() {
-        let frame = (width: 1280, height: 720)
         let atTurn = Bounds(x: 100, y: 100, width: 300, height: 30)
         let now = Bounds(x: 140, y: 120, width: 300, height: 30)
         let texture = Bounds(x: 600, y: 400, width: 200, height: 30)
-        #expect(MotionTextReading.holdsNoText(texture, inFrameOf: frame, turnBoxes: [atTurn], followed: [now]))
-        #expect(!MotionTextReading.holdsNoText(atTurn, inFrameOf: frame, turnBoxes: [atTurn], followed: [now]))
-        #expect(!MotionTextReading.holdsNoText(now, inFrameOf: frame, turnBoxes: [atTurn], followed: [now]))
-        for entering in [Bounds(x: 0, y: 400, width: 80, height: 30), Bounds(x: 1200, y: 400, width: 80, height: 30),
-                         Bounds(x: 600, y: 0, width: 200, height: 30), Bounds(x: 600, y: 690, width: 200, height: 30)] {
-            #expect(!MotionTextReading.holdsNoText(entering, inFrameOf: frame, turnBoxes: [atTurn], followed: [now]))
+        #expect(MotionTextReading.holdsNoText(texture, turnBoxes: [atTurn], followed: [now]))
+        #expect(!MotionTextReading.holdsNoText(atTurn, turnBoxes: [atTurn], followed: [now]))
+        #expect(!MotionTextReading.holdsNoText(now, turnBoxes: [atTurn], followed: [now]))
+        for atEdge in [Bounds(x: 0, y: 400, width: 80, height: 30), Bounds(x: 1200, y: 400, width: 80, height: 30),
+                       Bounds(x: 600, y: 0, width: 200, height: 30), Bounds(x: 600, y: 690, width: 200, height: 30)] {
+            #expect(MotionTextReading.holdsNoText(atEdge, turnBoxes: [atTurn], followed: [now]))
+            #expect(!MotionTextReading.holdsNoText(atEdge, turnBoxes: [atTurn, atEdge], followed: [now]))
         }
     }
 

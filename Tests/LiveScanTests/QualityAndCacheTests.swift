@@ -276,8 +276,8 @@ import Testing
 
     /// Lines the locator finds after the detector's turn was taken, where it found no text (a texture's edges come
     /// and go as the camera drifts): one read unsurely gives nothing, and stays textless when its region grows; one
-    /// read surely is given; where the turn may not have seen it (`holdsNoText` false: at the frame's edge), a line
-    /// is given, and a textless line that grows there is read again.
+    /// read surely is given; where the turn found text (`holdsNoText` false), a line is given, and a textless line
+    /// that grows there is read again.
     @Test func aLineFoundAfterTheTurnIsJudgedByIt() {
         var cache = TextReadingCache(rereadInterval: 15)
         let texture = Bounds(x: 100, y: 100, width: 200, height: 40)

@@ -44,8 +44,8 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
                                     differs: { (try? $0.differs(in: frame)) ?? false },
                                     holdsNoText: { region in
                                         detector?.viewTurn.map {
-                                            Self.holdsNoText(region, inFrameOf: (frame.width, frame.height),
-                                                             turnBoxes: $0.boxes, followed: followed.map(\.bounds))
+                                            Self.holdsNoText(region, turnBoxes: $0.boxes,
+                                                             followed: followed.map(\.bounds))
                                         } ?? false
                                     },
                                     read: { try recognizer.readLine(in: frame, region: $0) })
@@ -78,15 +78,13 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
     }
 
     /// Whether the learned detector, whose latest turn of this view found `turnBoxes` and whose boxes followed from it
-    /// are at `followed` now, found no text at `region` of a frame of `size`: the turn looked at the whole frame, so a
-    /// region holding none of the text where it was or where it is now holds none, but at the frame's edge, text may
-    /// have come into view since the turn.
-    static func holdsNoText(_ region: Bounds, inFrameOf size: (width: Int, height: Int), turnBoxes: [Bounds],
-                            followed: [Bounds]) -> Bool {
-        let box = region.boundingBox
-        let atEdge = box.minX <= 1 || box.minY <= 1
-            || box.maxX >= Double(size.width - 1) || box.maxY >= Double(size.height - 1)
-        return !atEdge && !holdsText(region, of: turnBoxes + followed)
+    /// are at `followed` now, found no text at `region`: the turn looked at the whole frame, so a region holding none
+    /// of the text where it was or where it is now holds none. At the frame's edge too: a line that came into view
+    /// since the turn is cut by the edge, and Tesseract's unsure reading of it is a piece of a word at best (`VAI`
+    /// and `DA` of a `SALE` entering the view); the next turn boxes it where it is text, and its box is read by both
+    /// readers.
+    static func holdsNoText(_ region: Bounds, turnBoxes: [Bounds], followed: [Bounds]) -> Bool {
+        !holdsText(region, of: turnBoxes + followed)
     }
 
     /// Whether the located region `region` and one of the detector's `boxes` hold the same text: the region lies
