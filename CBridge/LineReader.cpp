@@ -89,7 +89,8 @@ struct CB_LineReader {
     }
 
     /// The network's output (steps x classes) decoded: each step's most probable class, repeats merged and blanks
-    /// dropped (CTC greedy decoding), split into words at spaces.
+    /// dropped (CTC greedy decoding), split into words at spaces and at blanks where the space was likely
+    /// (`wordGapSpaceShare`).
     std::vector<DecodedWord> decode(const cv::Mat &output) const {
         const int steps = output.size[1], classes = output.size[2];
         std::vector<DecodedWord> words;
