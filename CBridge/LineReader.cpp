@@ -27,14 +27,12 @@ namespace {
 constexpr int inputHeight = 48;
 constexpr std::array<int, 2> inputWidths = {320, 640};
 
-/// A word of the decoded line: its characters, the sum of their probabilities, the steps it spans, and its last
-/// character.
+/// A word of the decoded line: its characters, the sum of their probabilities, and the steps it spans.
 struct DecodedWord {
     std::string text;
     double probabilities;
     int characters;
     int firstStep, lastStep;
-    std::string lastCharacter;
     /// Whether it was parted from the word before at a gap read as blank (`wordGapSpaceShare`), not at a space.
     bool partedAtGap = false;
 };
@@ -90,15 +88,16 @@ struct CB_LineReader {
 
     /// The network's output (steps x classes) decoded: each step's most probable class, repeats merged and blanks
     /// dropped (CTC greedy decoding), split into words at spaces and at blanks where the space was likely
-    /// (`wordGapSpaceShare`).
+    /// (`wordGapSpaceShare`). `output` has `characters.size() + 2` classes (checked by the caller).
     std::vector<DecodedWord> decode(const cv::Mat &output) const {
-        const int steps = output.size[1], classes = output.size[2];
+        const int steps = output.size[1], classes = output.size[2], space = classes - 1;
         std::vector<DecodedWord> words;
         bool inWord = false;
         // A gap the network read as blank but where the space was likely (`wordGapSpaceShare`) since the word's last
-        // character: the next character starts a word when both sides are of a script that spaces its words.
+        // character (`lastCharacter`): the next character starts a word when both sides are of a script that spaces
+        // its words.
         bool gapAfterWord = false;
-        const bool hasSpace = classes == int(characters.size()) + 2;
+        const std::string *lastCharacter = nullptr;
         int previous = -1;
         for (int step = 0; step < steps; ++step) {
             const float *row = output.ptr<float>(0, step);
@@ -107,27 +106,26 @@ struct CB_LineReader {
             previous = best;
             if (best == 0 || repeated) {
                 if (repeated && inWord) words.back().lastStep = step;
-                if (best == 0 && inWord && hasSpace && row[classes - 1] >= wordGapSpaceShare) {
+                if (best == 0 && inWord && row[space] >= wordGapSpaceShare) {
                     gapAfterWord = true;
                 }
                 continue;
             }
-            if (best > int(characters.size())) {  // the space
+            if (best == space) {
                 inWord = false;
                 gapAfterWord = false;
                 continue;
             }
             const std::string &character = characters[best - 1];
-            const bool parted =
-                inWord && gapAfterWord && spacesWords(words.back().lastCharacter) && spacesWords(character);
+            const bool parted = inWord && gapAfterWord && spacesWords(*lastCharacter) && spacesWords(character);
             gapAfterWord = false;
             if (!inWord || parted) {
-                words.push_back(DecodedWord{"", 0, 0, step, step, "", parted});
+                words.push_back(DecodedWord{"", 0, 0, step, step, parted});
                 inWord = true;
             }
             DecodedWord &word = words.back();
             word.text += character;
-            word.lastCharacter = character;
+            lastCharacter = &character;
             word.probabilities += row[best];
             word.characters += 1;
             word.lastStep = step;
@@ -148,7 +146,6 @@ struct CB_LineReader {
                 before.probabilities += word.probabilities;
                 before.characters += word.characters;
                 before.lastStep = word.lastStep;
-                before.lastCharacter = word.lastCharacter;
             } else {
                 joined.push_back(word);
             }
