@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Dev-scene benchmark: every ../shared/dev-scenes video at each quality level, the BoofCV hand-held videos, and
-ICDAR 2015's dev photos as a drifting video against the same photos as stills (scene_text_video.py), scanned by
+ICDAR 2015's dev photos as a drifting video against the same photos as stills (scene_text_video.py) and as hand-held
+clips of a sign through camera shakes (shaken_signs.py), scanned by
 livescan and scored; one report of PASS/FAIL per target and the scan fps.
 
     bench_dev.py --bin .build/release --shared ../shared --out .build/bench/dev [--scenes a,b] [--qualities q,r]
@@ -26,6 +27,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 import scene_text_video  # noqa: E402
+import shaken_signs  # noqa: E402
 import silver  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
@@ -165,7 +167,8 @@ def main(argv=None) -> int:
                         help="comma-separated quality levels (default: fast,balanced,accurate)")
     parser.add_argument("--no-boofcv", action="store_true", help="skip the BoofCV videos")
     parser.add_argument("--no-scene-text-video", action="store_true",
-                        help="skip ICDAR 2015's photos as a drifting video against the same photos as stills")
+                        help="skip ICDAR 2015's photos as a drifting video against the same photos as stills, "
+                             "and as shaken clips")
     args = parser.parse_args(argv)
     # As Ctrl-C does: unwind, so that scan() kills the livescan it is waiting for.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
@@ -191,6 +194,8 @@ def main(argv=None) -> int:
                 missing_videos.append(name)
     scene_text = None if args.no_scene_text_video \
         else scene_text_video.run(livescan, args.shared, args.out, report.DEFAULT_QUALITY)
+    shaken = None if args.no_scene_text_video \
+        else shaken_signs.run(livescan, args.shared, args.out, report.DEFAULT_QUALITY)
     seconds = time.monotonic() - started
 
     scene_table, verdicts = report.render_scenes(scenes)
@@ -216,6 +221,13 @@ def main(argv=None) -> int:
                   f"score_realdata.py's rules; add latency: frames from a photo's first frame to each found word's",
                   scene_text_video.render(scene_text), ""]
         verdicts += scene_text_video.verdicts(scene_text["video"], scene_text["stills"], scene_text.get("focus"))
+    if shaken is not None:
+        lines += [f"== A sign through a camera shake ({report.DEFAULT_QUALITY}, text; shaken_signs.py): ICDAR's dev "
+                  f"photos as {shaken_signs.SIZE[0]}x{shaken_signs.SIZE[1]} hand-held clips of "
+                  f"{shaken_signs.FRAMES} frames, blurred past reading in frames "
+                  f"{', '.join(f'{a}-{b}' for a, b in shaken_signs.BLURS)}",
+                  shaken_signs.render(shaken), ""]
+        verdicts += shaken_signs.verdicts(shaken)
     lines += [report.render_verdict(verdicts), f"bench-dev: {seconds:.0f} s in all"]
     summary = "\n".join(lines)
     print()
@@ -224,11 +236,12 @@ def main(argv=None) -> int:
         file.write(summary + "\n")
     with open(os.path.join(args.out, "dev.json"), "w", encoding="utf-8") as file:
         json.dump({"seconds": seconds, "scenes": scenes, "boofcv": videos, "scene_text_video": scene_text,
+                   "shaken_signs": shaken,
                    "verdicts": [{"target": label, "pass": ok, "got": shown} for label, ok, shown in verdicts]},
                   file, indent=1)
     log(f"event logs, scores, summary.txt and dev.json are in {args.out}")
     failed = any(run["error"] for scene in scenes for run in scene["runs"].values())
-    failed = failed or bool(scene_text and scene_text["error"])
+    failed = failed or bool(scene_text and scene_text["error"]) or bool(shaken and shaken.get("error"))
     return 1 if failed or any(video["error"] for video in videos) else 0
 
 

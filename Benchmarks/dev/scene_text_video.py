@@ -105,14 +105,23 @@ def scan(livescan: str, source: str, quality: str, events: str) -> float:
     return time.monotonic() - started
 
 
-def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
-    """Builds the video (cached under `out`), scans it and the photos; None when the photos are not there."""
+def dev_photos(shared: str) -> tuple | None:
+    """ICDAR 2015's dev photos under the shared folder: their folder and labels.json's entries; None when they are
+    not there."""
     root = os.path.join(shared, "realdata", icdar_video.SET)
     labels = os.path.join(root, "labels.json")
     if not os.path.isfile(labels):
         return None
     with open(labels, encoding="utf-8") as file:
-        entries = json.load(file)
+        return root, json.load(file)
+
+
+def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
+    """Builds the video (cached under `out`), scans it and the photos; None when the photos are not there."""
+    photos = dev_photos(shared)
+    if photos is None:
+        return None
+    root, entries = photos
     folder = os.path.join(out, "scene-text-video")
     os.makedirs(folder, exist_ok=True)
     result = {"photos": len(entries), "quality": quality, "error": None, "video": None, "stills": None,

@@ -1,4 +1,5 @@
-"""Tests for silver.py and report.py on handmade labels, event logs and figures (bare Python 3.11).
+"""Tests for silver.py, report.py, scene_text_video.py and shaken_signs.py on handmade labels, event logs and
+figures (bare Python 3.11).
 
     python3 -m unittest discover -s Benchmarks/dev
 """
@@ -10,6 +11,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 import scene_text_video  # noqa: E402
+import shaken_signs  # noqa: E402
 import silver  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tracking"))
@@ -255,6 +257,37 @@ class SceneTextVideoTests(unittest.TestCase):
             want_stills = 2 * ("images/a.jpg" in files) + ("images/b.jpg" in files)
             self.assertEqual(fold["video"]["words_found"], want_video, fold)
             self.assertEqual(fold["stills"]["words_found"], want_stills, fold)
+
+
+class ShakenSignsTests(unittest.TestCase):
+    # Two photos: one with a tall word labelled once (and a second, shorter one), one whose only tall word is
+    # labelled twice (two signs say it: their items are not one sign's).
+    ENTRIES = [{"file": "images/a.jpg", "regions": [
+                   {"text": "DOME", "dont_care": False, "quad": [[600, 300], [700, 300], [700, 350], [600, 350]]},
+                   {"text": "exit", "dont_care": False, "quad": [[100, 10], [140, 10], [140, 30], [100, 30]]},
+                   {"text": "###", "dont_care": True, "quad": [[0, 0], [400, 0], [400, 90], [0, 90]]}]},
+               {"file": "images/b.jpg", "regions": [
+                   {"text": "SALE", "dont_care": False, "quad": [[10, 10], [90, 10], [90, 60], [10, 60]]},
+                   {"text": "SALE", "dont_care": False, "quad": [[10, 90], [90, 90], [90, 140], [10, 140]]}]}]
+
+    def test_one_clip_per_photo_around_its_tallest_word_labelled_once(self):
+        self.assertEqual(shaken_signs.clips(self.ENTRIES), [(0, "dome", 451)])
+
+    def test_a_sign_held_through_the_shakes_is_one_item_in_every_stretch(self):
+        chosen = [(0, "dome", 451), (1, "exit", 0)]
+        events = [{"event": "add", "frame": 10, "id": "1", "transcript": "DOME"},
+                  # The second clip: its word read, removed in the first blur, read again by another item.
+                  {"event": "add", "frame": 83 + 5, "id": "2", "transcript": "EXIT"},
+                  {"event": "remove", "frame": 83 + 30, "id": "2"},
+                  {"event": "remove", "frame": 83 + 30, "id": "1"},
+                  {"event": "add", "frame": 83 + 70, "id": "3", "transcript": "EXIT"}]
+        result = shaken_signs.score(chosen, events)
+        self.assertEqual(result["words"], [{"clip": 0, "word": "dome", "items": 1, "stretches": [0, 1, 2]},
+                                           {"clip": 1, "word": "exit", "items": 2, "stretches": [0, 2]}])
+        summary = shaken_signs.summary(result)
+        self.assertEqual((summary["words"], summary["one_item"], summary["every_stretch"]), (2, 1, 1))
+        self.assertEqual(shaken_signs.verdicts({**summary, "error": None})[0][1], False)
+        self.assertEqual(shaken_signs.verdicts(None)[0][1], False)
 
 
 if __name__ == "__main__":

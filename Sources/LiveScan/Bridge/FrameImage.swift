@@ -116,6 +116,18 @@ public final class FrameImage: @unchecked Sendable {
         return (Array(means.prefix(Int(columns) * Int(rows))), Int(columns), Int(rows))
     }
 
+    /// The detail of each of `columns` x `rows` equal cells, row by row (`CB_Image_cell_detail`: the mean absolute
+    /// Laplacian of the means of the gray's 4 x 4 blocks, in gray levels).
+    func cellDetail(columns: Int, rows: Int) throws -> [Float] {
+        var detail = [Float](repeating: 0, count: columns * rows)
+        try detail.withUnsafeMutableBufferPointer { buffer in
+            try check(CB_Image_cell_detail(handle, Int32(columns), Int32(rows), buffer.baseAddress, buffer.count)) {
+                .engineFailure($0)
+            }
+        }
+        return detail
+    }
+
     /// The gray pixels of `rect` (clipped to the picture), to look for in later frames with `locate`.
     func copyPatch(_ rect: PixelRect) throws -> FrameImage {
         var patch: OpaquePointer?

@@ -19,6 +19,7 @@ extension DataScanner {
         var selection = SingleItemSelection()
         var recognizer = FrameRecognizer(plan: plan, textContentTypes: textContentTypes)
         var guide = Guide(locator: engines.qrLocator)
+        var clarity = ViewClarity()
         let feed = FrameFeed(source: source, plan: plan)
         while true {
             if let stop = waitWhilePaused() {
@@ -35,7 +36,7 @@ extension DataScanner {
                 }
                 try recognizeAndTrack(frame, decodedBarcodes: decodedBarcodes,
                                       holdsStillImages: source.holdsStillImages, recognizer: &recognizer,
-                                      tracker: &tracker, selection: &selection, guide: &guide)
+                                      tracker: &tracker, selection: &selection, guide: &guide, clarity: &clarity)
                 outcome.lastFrameIndex = frame.index
                 outcome.lastTime = frame.time
                 outcome.framesProcessed += 1
@@ -53,10 +54,12 @@ extension DataScanner {
     }
 
     /// One frame: the taps made while it was awaited, then its observations recognised in the region of interest,
-    /// tracked and delivered; a still image's items ended with it.
+    /// tracked (a video's frame blurred past reading taking no grace period off its items: `ViewClarity`) and
+    /// delivered; a still image's items ended with it.
     private func recognizeAndTrack(_ frame: Frame, decodedBarcodes: [Observation]?, holdsStillImages: Bool,
                                    recognizer: inout FrameRecognizer, tracker: inout Tracker,
-                                   selection: inout SingleItemSelection, guide: inout Guide) throws {
+                                   selection: inout SingleItemSelection, guide: inout Guide,
+                                   clarity: inout ViewClarity) throws {
         // Taps made while the frame was awaited come before its calls.
         deliverTaps()
         // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
@@ -64,8 +67,10 @@ extension DataScanner {
         let region = regionOfInterest
         let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
                                                        regionOfInterest: region)
-        let items = track(observations, in: frame, region: region, tracker: &tracker, selection: &selection,
-                          guide: &guide)
+        // A frame whose detail cannot be measured is taken as clear: items age as they always did.
+        let viewObscured = !holdsStillImages && ((try? clarity.isObscured(frame)) ?? false)
+        let items = track(observations, in: frame, region: region, viewObscured: viewObscured, tracker: &tracker,
+                          selection: &selection, guide: &guide)
         notify { $1.dataScanner($0, didProcess: frame, allItems: items) }
         if holdsStillImages {
             // The next image is another picture, of another thing: nothing in this one is in it, however
@@ -143,15 +148,15 @@ extension DataScanner {
     /// One frame's observations through guidance, the tracker and the single-item selection (nearest the centre of
     /// `region`, the region of interest as the frame was recognised, else of the frame), its changes delivered;
     /// returns the items then current.
-    func track(_ observations: [Observation], in frame: Frame, region: Bounds?, tracker: inout Tracker,
-                       selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
+    func track(_ observations: [Observation], in frame: Frame, region: Bounds?, viewObscured: Bool = false,
+               tracker: inout Tracker, selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
         // Codes a detector located but could not read are hints for guidance, never items.
         let readable = observations.filter(\.isReadable)
         if isGuidanceEnabled,
            let hint = guide.update(frame: frame, decoded: readable, located: observations.filter { !$0.isReadable }) {
             notify { $1.dataScanner($0, didChangeGuidance: hint.guidance) }
         }
-        var changes = tracker.update(readable, frame: frame.index, time: frame.time)
+        var changes = tracker.update(readable, frame: frame.index, time: frame.time, viewObscured: viewObscured)
         var items = tracker.items
         if !recognizesMultipleItems {
             let center = region?.center ?? Point(x: Double(frame.width) / 2, y: Double(frame.height) / 2)

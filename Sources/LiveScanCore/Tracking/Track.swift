@@ -32,6 +32,9 @@ struct Track: Sendable {
     var lastObservation: Observation
     var lastSeenFrame: Int
     var lastSeenTime: Double
+    /// Media time since it was last seen during which the view was obscured (blurred past reading): it does not
+    /// count against the grace period, since nothing could be seen then.
+    var obscuredTime = 0.0
     /// How its centre moves, in pixels per second of media time.
     var motion = Motion()
     var voter = TranscriptVoter()
@@ -79,10 +82,10 @@ struct Track: Sendable {
     }
 
     /// It was not seen in the frame at `time`: it is lost, and removed once unseen for longer than the grace
-    /// period (silently if it was never reported).
+    /// period (silently if it was never reported), the time the view was obscured left out.
     mutating func wasMissed(at time: Double, _ configuration: TrackerConfiguration) -> Event? {
         guard state != .removed else { return nil }
-        guard time - lastSeenTime > configuration.gracePeriod else {
+        guard time - lastSeenTime - obscuredTime > configuration.gracePeriod else {
             if state == .confirmed {
                 state = .lost
             }
@@ -109,9 +112,11 @@ struct Track: Sendable {
         return transcriptSimilarity(transcript, current) < configuration.textSimilarity
     }
 
-    /// Where the item should be at `time`, moving on at its last velocity.
+    /// Where the item should be at `time`, moving on at its last velocity: not through the time the view was
+    /// obscured, in which a hand's shake moved the view and took it back (carried on at a shake's speed through a
+    /// second of blur, the lines of a sign were looked for far off and paired with their neighbours' tracks).
     func predictedBounds(at time: Double) -> Bounds {
-        motion.predicted(lastObservation.bounds, after: time - lastSeenTime)
+        motion.predicted(lastObservation.bounds, after: time - lastSeenTime - obscuredTime)
     }
 
     /// The track as `SameItem` pairs it in the frame at `time`.
@@ -130,6 +135,7 @@ struct Track: Sendable {
         lastObservation = observation
         lastSeenFrame = frame
         lastSeenTime = time
+        obscuredTime = 0
     }
 
     /// A reading of more of the line than was read so far (it is entering the frame) starts the vote afresh:

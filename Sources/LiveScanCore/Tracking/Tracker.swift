@@ -25,6 +25,8 @@ public struct TrackerChanges: Sendable, Equatable {
 public struct Tracker: Sendable {
     public let configuration: TrackerConfiguration
     private var tracks: [Track] = []
+    /// The media time of the frame before.
+    private var lastTime: Double?
 
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) throws {
         try configuration.validate()
@@ -36,9 +38,18 @@ public struct Tracker: Sendable {
         tracks.filter(\.isReported).map(\.item).sortedInReadingOrder()
     }
 
-    /// Feeds the observations of the frame with index `frame` at media time `time`.
-    public mutating func update(_ observations: [Observation], frame: Int, time: Double) -> TrackerChanges {
+    /// Feeds the observations of the frame with index `frame` at media time `time`. `viewObscured`: the frame shows
+    /// its view blurred past reading (`ViewClarity`: a camera shake, a refocus). Its text is not taken (what
+    /// Tesseract makes of a blurred line is no new text of it: taken, a label's line read as another text ended its
+    /// item in the blur's first frame), its decoded codes are (a decode is checked); and the time since the frame
+    /// before does not count against the grace period of the items not seen in it, which were hidden, not gone.
+    public mutating func update(_ observations: [Observation], frame: Int, time: Double, viewObscured: Bool = false)
+        -> TrackerChanges
+    {
+        let observations = viewObscured ? observations.filter { $0.kind != .text } : observations
         var changes = TrackerChanges()
+        let sinceLastFrame = max(time - (lastTime ?? time), 0)
+        lastTime = time
         let pairs = SameItem(configuration: configuration).pairs(tracks.map { $0.sighting(at: time) }, observations)
         var seen = Set<Int>()
         for (trackIndex, observationIndex) in pairs {
@@ -63,6 +74,9 @@ public struct Tracker: Sendable {
         }
 
         for index in tracks.indices {
+            if viewObscured && !seen.contains(index) {
+                tracks[index].obscuredTime += sinceLastFrame
+            }
             let event = seen.contains(index) ? tracks[index].wasSeen(configuration)
                 : tracks[index].wasMissed(at: time, configuration)
             switch event {
