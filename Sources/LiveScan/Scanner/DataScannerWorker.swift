@@ -147,8 +147,8 @@ extension DataScanner {
 
     /// One frame's observations through guidance, the tracker and the single-item selection (nearest the centre of
     /// `region`, the region of interest as the frame was recognised, else of the frame), its changes delivered;
-    /// returns the items then current.
-    func track(_ observations: [Observation], in frame: Frame, region: Bounds?, viewObscured: Bool = false,
+    /// returns the items then current. `viewObscured`: the frame shows its view blurred past reading (`ViewClarity`).
+    func track(_ observations: [Observation], in frame: Frame, region: Bounds?, viewObscured: Bool,
                tracker: inout Tracker, selection: inout SingleItemSelection, guide: inout Guide) -> [RecognizedItem] {
         // Codes a detector located but could not read are hints for guidance, never items.
         let readable = observations.filter(\.isReadable)

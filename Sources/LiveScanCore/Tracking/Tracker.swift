@@ -39,14 +39,11 @@ public struct Tracker: Sendable {
     }
 
     /// Feeds the observations of the frame with index `frame` at media time `time`. `viewObscured`: the frame shows
-    /// its view blurred past reading (`ViewClarity`: a camera shake, a refocus). Its text is not taken (what
-    /// Tesseract makes of a blurred line is no new text of it: taken, a label's line read as another text ended its
-    /// item in the blur's first frame), its decoded codes are (a decode is checked); and the time since the frame
-    /// before does not count against the grace period of the items not seen in it, which were hidden, not gone.
+    /// its view blurred past reading (`ViewClarity`: a camera shake, a refocus); the time since the frame before then
+    /// does not count against the grace period of the items not seen in it, which were hidden, not gone.
     public mutating func update(_ observations: [Observation], frame: Int, time: Double, viewObscured: Bool = false)
         -> TrackerChanges
     {
-        let observations = viewObscured ? observations.filter { $0.kind != .text } : observations
         var changes = TrackerChanges()
         let sinceLastFrame = max(time - (lastTime ?? time), 0)
         lastTime = time
