@@ -16,7 +16,7 @@ import LiveScanScenes
     }
 
     /// A clip of `parts`, each a set of lines shown for `frames` frames, every line where the same line of the
-    /// other parts stands: an image sequence (`f_%04d.png`, read as a 25 fps video).
+    /// other parts stands: an image sequence (`f_%04d.png`, read as a video at one frame a second).
     private func clip(_ parts: [[String]], frames: Int) throws -> String {
         var index = 0
         for lines in parts {
