@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveScan
+import LiveScanScenes
 
 /// A line turned 40 degrees (the edge locator groups upright lines), on a 640x360 canvas of paper grey, drifting
 /// right and down by (2, 1) pixels a frame as under a hand-held camera; `hiddenFrom` on, the canvas is blank. A
@@ -325,6 +326,22 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
             lock.withLock { reads += 1 }
             return try reader.readBox(in: frame, region: region)
         }
+    }
+
+    /// A view clear again after a shake's blur is looked at at once, not at the next regular turn: the boxes
+    /// followed into the blur were lost there. A desk shaking, sharp to frame 11, blurred past reading (`ViewClarity`)
+    /// to 21, sharp from 22: turns at 0 and at 22, where the interval would have waited to 40.
+    @Test func aViewClearAgainAfterABlurStartsATurnAtOnce() throws {
+        let turns = CountingTurns(try boxReader())
+        let cadence = TextDetectorCadence(boxReader: turns, interval: 40)
+        defer { cadence.stop() }
+        let sharp = try shakenDesk(), blurred = try shakenDesk(blur: 8)
+        for index in 0..<36 {
+            let rendered = try ((12..<22).contains(index) ? blurred : sharp).render(frame: index)
+            _ = try cadence.lines(in: frame(rendered, index: index), located: [])
+        }
+        cadence.stop()
+        #expect(turns.lock.withLock { turns.turnFrames } == [0, 22])
     }
 
     /// A turn reads a new box, the next turn reads it again, and once two readings agree the box keeps its reading

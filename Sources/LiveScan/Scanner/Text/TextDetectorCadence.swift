@@ -24,7 +24,8 @@ import Glibc
 /// are ready, and its turns come less often while the source drops frames (the frame budget comes first). A turn
 /// comes early, after a quarter of the interval, when most of the edge locator's lines became new since the last
 /// (text came into view or into focus, even while that turn ran); and at once when the view changed (`ViewChange`: a
-/// cut, a turn to something else), the boxes of a turn started before that change dropped (they are the old view's).
+/// cut, a turn to something else), the boxes of a turn started before that change dropped (they are the old view's);
+/// and at once when the view is clear again after a shake's blur (`ViewClarity`), which lost the followed boxes.
 /// A turn still running when the view changes, or when twice its frame's lines came into view, is ended
 /// (`DetectionCancellation`) and the next begun at once, on the frame that shows them. While turns find nothing the
 /// scan did not have (`idleTurns`), the regular turns come at twice the interval, until one finds news, a box is lost
@@ -84,6 +85,11 @@ final class TextDetectorCadence {
     private var viewChange = ViewChange()
     /// The last frame that showed another view than the frame before it.
     private(set) var newViewFrame: Int?
+    /// Whether the frame before showed its view blurred past reading (`ViewClarity`), and the last frame that showed
+    /// it clear again after such frames: the boxes followed into the blur were lost in it.
+    private var clarity = ViewClarity()
+    private var wasObscured = false
+    private var clearedFrame: Int?
     /// The last frame in which most of the edge locator's lines were new.
     private var newSceneFrame: Int?
     /// Turns in a row that found no text the scan did not have, since the view last changed and every box was
@@ -145,6 +151,15 @@ final class TextDetectorCadence {
         if isNewScene(located) {
             newSceneFrame = frame.index
         }
+        // A view clear again after a shake's blur is looked at at once: the boxes followed into the blur were lost
+        // there, and the items they were wait a grace period for them (a second's blur left a sign's lines to the
+        // next regular turn, 45 frames on, and they became new items). A frame whose detail cannot be measured is
+        // taken as clear.
+        let obscured = (try? clarity.isObscured(frame)) ?? false
+        if wasObscured && !obscured {
+            clearedFrame = frame.index
+        }
+        wasObscured = obscured
         // A turn reading a frame whose view has since been left is ended, and one begun on this frame: its boxes
         // would be dropped (another view) or miss most of the text now in view (twice the lines it had: text came
         // into view or into focus), and the turn on the new view would wait for it (ICDAR's photos coming into
@@ -197,6 +212,7 @@ final class TextDetectorCadence {
         let lastTurn = lastTurnFrame ?? -1
         let regularInterval = min(currentInterval << min(idleTurns, Self.idleDoublings), interval * Self.maxBackoff)
         if turn == nil, replaces || sinceTurn >= regularInterval || Self.isLater(newViewFrame, than: lastTurn)
+            || Self.isLater(clearedFrame, than: lastTurn)
             || sinceTurn >= currentInterval / 4 && Self.isLater(newSceneFrame, than: lastTurn)
         {
             if let droppedFrames, sinceTurn != Int.max {
