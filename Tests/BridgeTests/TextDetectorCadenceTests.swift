@@ -329,16 +329,18 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
     }
 
     /// A view clear again after a shake's blur is looked at at once, not at the next regular turn: the boxes
-    /// followed into the blur were lost there. A desk shaking, sharp to frame 11, blurred past reading (`ViewClarity`)
-    /// to 21, sharp from 22: turns at 0 and at 22, where the interval would have waited to 40.
+    /// followed into the blur were lost there. A desk shaking, sharp to frame 11, blurred past reading (as
+    /// `ViewClarity` judges it, as the scan's worker does) to 21, sharp from 22: turns at 0 and at 22, where the
+    /// interval would have waited to 40.
     @Test func aViewClearAgainAfterABlurStartsATurnAtOnce() throws {
         let turns = CountingTurns(try boxReader())
         let cadence = TextDetectorCadence(boxReader: turns, interval: 40)
         defer { cadence.stop() }
         let sharp = try shakenDesk(), blurred = try shakenDesk(blur: 8)
+        var clarity = ViewClarity()
         for index in 0..<36 {
-            let rendered = try ((12..<22).contains(index) ? blurred : sharp).render(frame: index)
-            _ = try cadence.lines(in: frame(rendered, index: index), located: [])
+            let shown = try frame(((12..<22).contains(index) ? blurred : sharp).render(frame: index), index: index)
+            _ = try cadence.lines(in: shown, located: [], viewObscured: clarity.isObscured(shown))
         }
         cadence.stop()
         #expect(turns.lock.withLock { turns.turnFrames } == [0, 22])

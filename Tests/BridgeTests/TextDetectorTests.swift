@@ -110,7 +110,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         // measured better on ICDAR 2015 than rescaling crops to 40 px.)
         let line = "Order 4711 ships today"
         let (picture, ink) = try turnedLine(line, pixelHeight: 30, degrees: degrees)
-        let read = try reading.lines(in: picture)
+        let read = try reading.lines(in: picture, viewObscured: false)
         #expect(read.map(\.transcript) == [line])
         let observation = try #require(read.first)
         #expect(observation.bounds.intersectionOverUnion(ink) > 0.5, "bounds \(observation.bounds), ink \(ink)")
@@ -125,7 +125,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         let still = try SceneRenderer.still(text: "Harbour", pixelHeight: 24, margin: 1)
         let image = try FrameImage(pixels: still.frame.pixels, width: still.frame.width, height: still.frame.height,
                                    channels: 3)
-        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0))
+        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0), viewObscured: false)
         #expect(read.map(\.transcript) == ["Harbour"], "\(still.frame.width)x\(still.frame.height): \(read)")
     }
 
@@ -152,7 +152,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         #expect([outline.topLeft, outline.topRight, outline.bottomRight, outline.bottomLeft] == upright)
         let reading = try stillReading(QualityLevel.balanced.textOptions(languages: ["eng"],
                                                                                               stillImages: true))
-        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0))
+        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0), viewObscured: false)
         #expect(read.map { $0.transcript } == ["Harbour"], "\(read)")
         #expect(read.first?.bounds == outline)
     }
@@ -177,7 +177,7 @@ func topSideAngle(_ quad: Bounds) -> Double {
         let image = try FrameImage(pixels: pixels, width: width, height: height, channels: 3)
         let reading = try stillReading(QualityLevel.balanced.textOptions(languages: ["eng"],
                                                                                               stillImages: true))
-        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0))
+        let read = try reading.lines(in: Frame(image: image, index: 0, time: 0), viewObscured: false)
         #expect(Set(read.map { $0.transcript }) == ["Harbour", "Notes"], "\(read)")
     }
 

@@ -65,10 +65,11 @@ extension DataScanner {
         // Read once a frame: the app may change it meanwhile, and one frame is filtered and selected by one
         // region.
         let region = regionOfInterest
-        let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
-                                                       regionOfInterest: region)
-        // A frame whose detail cannot be measured is taken as clear: items age as they always did.
+        // Judged once a frame, for the text reading (the learned detector looks again as the view clears) and the
+        // tracker. A frame whose detail cannot be measured is taken as clear: items age as they always did.
         let viewObscured = !holdsStillImages && ((try? clarity.isObscured(frame)) ?? false)
+        let observations = try recognizer.observations(in: frame, decodedBarcodes: decodedBarcodes,
+                                                       regionOfInterest: region, viewObscured: viewObscured)
         let items = track(observations, in: frame, region: region, viewObscured: viewObscured, tracker: &tracker,
                           selection: &selection, guide: &guide)
         notify { $1.dataScanner($0, didProcess: frame, allItems: items) }

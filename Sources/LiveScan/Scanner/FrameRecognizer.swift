@@ -25,12 +25,13 @@ struct FrameRecognizer {
         text?.stop()
     }
 
-    mutating func observations(in frame: Frame, decodedBarcodes: [Observation]?, regionOfInterest: Bounds?)
-        throws -> [Observation]
+    /// `viewObscured`: the frame shows its view blurred past reading (`ViewClarity`).
+    mutating func observations(in frame: Frame, decodedBarcodes: [Observation]?, regionOfInterest: Bounds?,
+                               viewObscured: Bool) throws -> [Observation]
     {
         let results = ConcurrentResults()
         let readText: @Sendable () throws -> Void = { [text] in
-            results.lines = try text?.lines(in: frame) ?? []
+            results.lines = try text?.lines(in: frame, viewObscured: viewObscured) ?? []
         }
         if let decodedBarcodes {
             results.barcodes = decodedBarcodes

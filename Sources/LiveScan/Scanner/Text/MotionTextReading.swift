@@ -18,10 +18,11 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
         self.detector = detector
     }
 
-    func lines(in frame: Frame) throws -> [Observation] {
+    func lines(in frame: Frame, viewObscured: Bool) throws -> [Observation] {
         let allLocated = try recognizer.lineRegions(in: frame)
         let surelyRead = cache.map { cache in allLocated.filter(cache.readsSurely) } ?? []
-        let followed = try detector?.lines(in: frame, located: allLocated, surelyRead: surelyRead) ?? []
+        let followed = try detector?.lines(in: frame, located: allLocated, surelyRead: surelyRead,
+                                           viewObscured: viewObscured) ?? []
         let (located, detected) = Self.oneRegionPerText(located: allLocated, surelyRead: surelyRead,
                                                         detected: followed)
         // The detector's boxes come read by its turn.

@@ -87,7 +87,6 @@ final class TextDetectorCadence {
     private(set) var newViewFrame: Int?
     /// Whether the frame before showed its view blurred past reading (`ViewClarity`), and the last frame that showed
     /// it clear again after such frames: the boxes followed into the blur were lost in it.
-    private var clarity = ViewClarity()
     private var wasObscured = false
     private var clearedFrame: Int?
     /// The last frame in which most of the edge locator's lines were new.
@@ -139,8 +138,11 @@ final class TextDetectorCadence {
 
     /// The detector's boxes in `frame`, read: the last turn's, followed to where their text is now. `located`: the
     /// edge locator's lines in this frame, which tell when the scene changed; `surelyRead`: those of them Tesseract
-    /// reads surely (a turn leaves the boxes of the lines the locator keeps to it: `MotionTextReading.keepsLine`).
-    func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = []) throws -> [DetectedLine] {
+    /// reads surely (a turn leaves the boxes of the lines the locator keeps to it: `MotionTextReading.keepsLine`);
+    /// `viewObscured`: the frame shows its view blurred past reading (`ViewClarity`).
+    func lines(in frame: Frame, located: [Bounds], surelyRead: [Bounds] = [], viewObscured: Bool = false) throws
+        -> [DetectedLine]
+    {
         if try viewChange.isNewView(frame) {
             newViewFrame = frame.index
             viewTurn = nil
@@ -153,13 +155,11 @@ final class TextDetectorCadence {
         }
         // A view clear again after a shake's blur is looked at at once: the boxes followed into the blur were lost
         // there, and the items they were wait a grace period for them (a second's blur left a sign's lines to the
-        // next regular turn, 45 frames on, and they became new items). A frame whose detail cannot be measured is
-        // taken as clear.
-        let obscured = (try? clarity.isObscured(frame)) ?? false
-        if wasObscured && !obscured {
+        // next regular turn, 45 frames on, and they became new items).
+        if wasObscured && !viewObscured {
             clearedFrame = frame.index
         }
-        wasObscured = obscured
+        wasObscured = viewObscured
         // A turn reading a frame whose view has since been left is ended, and one begun on this frame: its boxes
         // would be dropped (another view) or miss most of the text now in view (twice the lines it had: text came
         // into view or into focus), and the turn on the new view would wait for it (ICDAR's photos coming into

@@ -7,8 +7,9 @@
 /// the scan's worker, one frame after another (it may read beside the frame's barcodes, on another thread, but never
 /// two frames at once).
 protocol TextReading: AnyObject, Sendable {
-    /// The lines of text in `frame`, read.
-    func lines(in frame: Frame) throws -> [Observation]
+    /// The lines of text in `frame`, read. `viewObscured`: the frame shows its view blurred past reading
+    /// (`ViewClarity`, judged once a frame by the scan's worker); a still image never does.
+    func lines(in frame: Frame, viewObscured: Bool) throws -> [Observation]
     /// Waits for work the strategy runs on threads of its own: after this nothing of it runs. Call once the scan's
     /// last frame is done.
     func stop()
@@ -24,7 +25,7 @@ final class StillTextReading: TextReading {
         self.engines = engines
     }
 
-    func lines(in frame: Frame) throws -> [Observation] {
+    func lines(in frame: Frame, viewObscured: Bool) throws -> [Observation] {
         if let detected = engines.detected {
             return try detected.readFrame(frame)
         }
