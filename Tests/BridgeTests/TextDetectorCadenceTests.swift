@@ -427,6 +427,63 @@ final class DriftingTurnedLine: FrameSource, @unchecked Sendable {
         }
     }
 
+    /// A detector that finds no text anywhere: its turns judge every pixel they look at.
+    private struct NoText: TextBoxReader {
+        func boxes(in frame: Frame, cancellation: DetectionCancellation?) throws -> [Bounds] { [] }
+        func readBox(in frame: Frame, region: Bounds) throws -> Observation? { nil }
+    }
+
+    /// A turn saw the pixels it looked at, wherever a hand-held camera has since moved them: a grainy wall drifting
+    /// by (2, 1) pixels a frame is found in the turn's frame 14 frames on. A patch that appeared after the turn's
+    /// frame (a label put down at frame 6) was not seen, nor, before the view's first turn is taken (a file's scan
+    /// takes it `fileLag` frames on), was anything.
+    @Test func aTurnSawThePixelsInViewThenNotThoseThatCameLater() throws {
+        let (width, height) = (480, 270)
+        var seed: UInt32 = 12345
+        func grain() -> UInt8 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        // A wall of grain blurred into blotches (a texture's edges), larger than the frame by the drift.
+        let wallWidth = width + 64
+        let raw = (0..<(wallWidth * (height + 32))).map { _ in Int(grain()) }
+        let wall = raw.indices.map { index -> UInt8 in
+            let (x, y) = (index % wallWidth, index / wallWidth)
+            let x1 = min(x + 1, wallWidth - 1), y1 = min(y + 1, height + 31)
+            return UInt8((raw[index] + raw[y * wallWidth + x1] + raw[y1 * wallWidth + x] + raw[y1 * wallWidth + x1]) / 4)
+        }
+        let label = PixelRect(x: 300, y: 180, width: 120, height: 30)
+        let labelGrain = (0..<(label.width * label.height)).map { _ in grain() }
+        func frame(_ index: Int) throws -> Frame {
+            var pixels = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inLabel = index >= 6 && label.x..<(label.x + label.width) ~= x
+                        && label.y..<(label.y + label.height) ~= y
+                    pixels[y * width + x] = inLabel ? labelGrain[(y - label.y) * label.width + x - label.x]
+                        : wall[(y + index) * wallWidth + x + 2 * index]
+                }
+            }
+            let image = try FrameImage(pixels: pixels, width: width, height: height, channels: 1)
+            return Frame(image: image, index: index, time: Double(index) / 30)
+        }
+        let cadence = TextDetectorCadence(boxReader: NoText(), interval: 30)
+        defer { cadence.stop() }
+        let onWall = Bounds(x: 100, y: 60, width: 140, height: 30)
+        let labelBounds = Bounds(x: Double(label.x), y: Double(label.y), width: Double(label.width),
+                                 height: Double(label.height))
+        for index in 0..<15 {
+            let shown = try frame(index)
+            _ = try cadence.lines(in: shown, located: [])
+            if index == 5 {
+                #expect(try !cadence.turnSaw(onWall, in: shown))
+            }
+        }
+        let last = try frame(14)
+        #expect(try cadence.turnSaw(onWall, in: last))
+        #expect(try !cadence.turnSaw(labelBounds, in: last))
+    }
+
     /// End to end at the default level: the turned line is read from the detector's box, one item that stays one
     /// item as it drifts. At `fast`, which runs no detector, the edge locator does not read it.
     @Test func aScanReadsATurnedLineOnlyTheDetectorFinds() throws {

@@ -310,6 +310,29 @@ import Testing
         #expect(scan(5, [grown, printed, Bounds(x: 0, y: 500, width: 160, height: 40)]) == ["Platform 2", "oe"])
     }
 
+    /// Where the detector's turn found no text, a region found after it is read only when the turn did not see its
+    /// pixels (`turnSaw`): a texture's region that comes and goes, or grows, as the camera drifts is not read; a
+    /// label put down since is read and, read surely, given.
+    @Test func aRegionWhosePixelsTheTurnSawIsNotRead() {
+        var cache = TextReadingCache(rereadInterval: 15)
+        let texture = Bounds(x: 100, y: 100, width: 200, height: 40)
+        let label = Bounds(x: 100, y: 300, width: 300, height: 40)
+        var reads: [Bounds] = []
+        func scan(_ frame: Int, _ regions: [Bounds]) -> [String] {
+            cache.lines(in: regions, frame: frame, holdsNoText: { _ in true },
+                        turnSaw: { $0.center.y < 200 }) { region in
+                reads.append(region)
+                let sure = region.center.y > 200
+                return .text(sure ? "Platform 2" : "oe", confidence: sure ? 0.95 : 0.6, bounds: region)
+            }.compactMap(\.transcript)
+        }
+        #expect(scan(0, [texture]).isEmpty && reads.isEmpty)
+        // Gone for longer than the cache remembers a line, found again, and grown by a character: still not read.
+        #expect(scan(7, [texture]).isEmpty)
+        #expect(scan(8, [Bounds(x: 100, y: 100, width: 240, height: 40)]).isEmpty && reads.isEmpty)
+        #expect(scan(9, [label]) == ["Platform 2"] && reads == [label])
+    }
+
     /// Another view (a cut): every remembered line is forgotten, and a line at one's place is read afresh.
     @Test func forgottenLinesAreReadAfresh() {
         var cache = TextReadingCache(rereadInterval: 15)

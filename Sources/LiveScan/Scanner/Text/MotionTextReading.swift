@@ -49,6 +49,8 @@ final class MotionTextReading: TextReading, @unchecked Sendable {
                                                              followed: followed.map(\.bounds))
                                         } ?? false
                                     },
+                                    // Pixels that cannot be taken or looked for are read.
+                                    turnSaw: { (try? detector?.turnSaw($0, in: frame)) ?? false },
                                     read: { try recognizer.readLine(in: frame, region: $0) })
         self.cache = cache
         return lines + detectedLines

@@ -101,7 +101,7 @@ final class TextDetectorCadence {
     private(set) var takenTurn: (frame: Int, boxes: [Bounds])?
     /// The latest turn taken of the view in front (nil from a view change until one is): the frame it looked at and
     /// every box it found there. The detector looked at the whole frame, so what it did not box there is no text.
-    private(set) var viewTurn: (frame: Int, boxes: [Bounds])?
+    private(set) var viewTurn: (frame: Frame, boxes: [Bounds])?
 
     /// A turn's boxes are taken this many frames after it in a video file: about what a live scan at 30 fps sees of
     /// a turn on this machine (ICDAR's photos as a drifting video: detection at 1312x736 290 ms, its boxes' reads
@@ -205,7 +205,7 @@ final class TextDetectorCadence {
                 }
                 followed = carried + missed
                 takenTurn = (turn.frame.index, boxes.found)
-                viewTurn = takenTurn
+                viewTurn = (turn.frame, boxes.found)
             }
         }
         let sinceTurn = lastTurnFrame.map { frame.index - $0 } ?? Int.max
@@ -358,6 +358,20 @@ final class TextDetectorCadence {
     static func isPart(_ box: Bounds, reading: String, of line: Bounds, text: String) -> Bool {
         box.longSide < line.longSide - 0.5 * box.shortSide && reading.count < text.count
             && SameItem.isPiece(reading, at: box, of: text, at: line)
+    }
+
+    /// Whether the latest turn of the view in front saw the pixels of `region` in `frame`: they are found in the
+    /// turn's frame, as far away as the frames between allow a hand-held camera to move them (as `carry` looks for a
+    /// box). Pixels not found there are news to the turn, which cannot have judged them: text that appeared in place
+    /// or came out from behind something since.
+    func turnSaw(_ region: Bounds, in frame: Frame) throws -> Bool {
+        guard let viewTurn, var pixels = try FollowedPixels(region, in: frame), pixels.shortSide >= 4 else {
+            return false
+        }
+        let frames = frame.index - viewTurn.frame.index
+        return try pixels.find(in: viewTurn.frame, step: (0, 0),
+                               radius: Self.searchRadius + Self.searchRadius * min(frames, 16),
+                               minScore: Self.minFollowScore) != nil
     }
 
     /// A box found in `earlier`, looked for in `frame`, as far away as its frames apart allow a hand-held camera
