@@ -370,7 +370,7 @@ final class TextDetectorCadence {
         }
         let frames = frame.index - viewTurn.frame.index
         return try pixels.find(in: viewTurn.frame, step: (0, 0),
-                               radius: Self.searchRadius + Self.searchRadius * min(frames, 16),
+                               radius: Self.reach(overFrames: frames),
                                minScore: Self.minFollowScore) != nil
     }
 
@@ -380,7 +380,13 @@ final class TextDetectorCadence {
         guard let pixels = try FollowedPixels(line.bounds, in: earlier), pixels.shortSide >= 4 else { return nil }
         let box = FollowedBox(line: line, pixels: pixels)
         let frames = frame.index - earlier.index
-        return try locate(box, in: frame, radius: Self.searchRadius + Self.searchRadius * min(frames, 16))
+        return try locate(box, in: frame, radius: Self.reach(overFrames: frames))
+    }
+
+    /// How far a hand-held camera may move a box's pixels over `frames` frames: the search around a box's place
+    /// grows by `searchRadius` a frame, up to 16 frames (a box unseen longer is looked for no farther).
+    static func reach(overFrames frames: Int) -> Int {
+        searchRadius + searchRadius * min(max(frames, 0), 16)
     }
 
     /// `box` from the frame before, looked for where its last step would take it.
