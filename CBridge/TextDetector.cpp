@@ -80,45 +80,54 @@ cv::Mat runNetwork(const CB_TextDetector &detector, const cv::Mat &input, bool k
     return detector.network->run(cbridge::planarBlob(input, 127.5, 1 / 127.5), !keepsNetwork, cancellation);
 }
 
-/// Columns of context each strip reads past the seam it shares with the next (network pixels, a multiple of the
+/// Pixels of context each strip reads past the seam it shares with the next (network pixels, a multiple of the
 /// stride): the probability at a seam is computed with this much picture on both sides of it, as the whole picture
 /// would give it for text no taller than that.
 constexpr int stripOverlap = 128;
 
 /// The text probability map of `upright` read at `size` (size.height x size.width, CV_32F). The network's buffers
 /// grow with its input (150 MB at 960x544, 277 MB at 1312x736): with `maxInputPixels` > 0, a larger input is read as
-/// side-by-side strips of equal width, each at most that many pixels with its overlap (or as few as fit), each
-/// strip's map taken up to the middle of the overlap it shares with the next. Same scale, same pixels, a bounded
-/// memory; the time is the whole input's and the overlaps'.
+/// strips of equal length across its long side (side by side in a landscape picture, one above the other in a
+/// portrait one), each at most that many pixels with its overlap (or as few as fit), each strip's map taken up to the
+/// middle of the overlap it shares with the next. Same scale, same pixels, a bounded memory; the time is the whole
+/// input's and the overlaps'. Each strip spans the picture's short side whole: a portrait picture cut into
+/// columns, 352 of its 736 network pixels wide, cut most of its lines along their length, and the detector missed
+/// words there that it finds in the whole picture (a sign in a 450x800 hand-held clip).
 cv::Mat probabilityMap(const CB_TextDetector &detector, const cv::Mat &upright, cv::Size size, int maxInputPixels,
                        bool keepsNetwork, CB_Cancellation *cancellation) {
     cv::Mat input;
     cv::resize(upright, input, size, 0, 0, cv::INTER_LINEAR);
-    // n strips of equal width, a multiple of the stride, covering the width with their overlaps.
-    const auto widthOf = [&](int n) {
-        return std::min(size.width, ((size.width + (n - 1) * stripOverlap + n - 1) / n + 31) / 32 * 32);
+    // The strips' length runs along the long side; their breadth is the short side, whole.
+    const bool bands = size.height > size.width;
+    const int length = bands ? size.height : size.width, breadth = bands ? size.width : size.height;
+    const auto span = [bands, &size](int start, int extent) {
+        return bands ? cv::Rect(0, start, size.width, extent) : cv::Rect(start, 0, extent, size.height);
+    };
+    // n strips of equal length, a multiple of the stride, covering the long side with their overlaps.
+    const auto lengthOf = [&](int n) {
+        return std::min(length, ((length + (n - 1) * stripOverlap + n - 1) / n + 31) / 32 * 32);
     };
     int strips = 1;
-    while (maxInputPixels > 0 && widthOf(strips) * size.height > maxInputPixels &&
-           widthOf(strips + 1) > 2 * stripOverlap) {
+    while (maxInputPixels > 0 && lengthOf(strips) * breadth > maxInputPixels &&
+           lengthOf(strips + 1) > 2 * stripOverlap) {
         ++strips;
     }
-    const int stripWidth = widthOf(strips);
+    const int stripLength = lengthOf(strips);
     cv::Mat probability(size, CV_32F);
-    int done = 0;  // the map's columns filled so far
+    int done = 0;  // the map's rows or columns filled so far
     for (int strip = 0; strip < strips; ++strip) {
-        const int left = strips == 1 ? 0 : strip * (size.width - stripWidth) / (strips - 1);
-        const cv::Mat output =
-            runNetwork(detector, input(cv::Rect(left, 0, stripWidth, size.height)), keepsNetwork, cancellation);
-        if (output.dims != 4 || output.size[2] != size.height || output.size[3] != stripWidth) {
+        const int start = strips == 1 ? 0 : strip * (length - stripLength) / (strips - 1);
+        const cv::Rect part = span(start, stripLength);
+        const cv::Mat output = runNetwork(detector, input(part), keepsNetwork, cancellation);
+        if (output.dims != 4 || output.size[2] != part.height || output.size[3] != part.width) {
             throw std::runtime_error(
                 "CB_TextDetector_detect: the model's output is not one probability map of the "
                 "input's size");
         }
-        const cv::Mat map(size.height, stripWidth, CV_32F, const_cast<float *>(output.ptr<float>()));
-        const int nextLeft = strip + 1 < strips ? (strip + 1) * (size.width - stripWidth) / (strips - 1) : size.width;
-        const int end = strip + 1 < strips ? (nextLeft + left + stripWidth) / 2 : size.width;
-        map.colRange(done - left, end - left).copyTo(probability.colRange(done, end));
+        const cv::Mat map(part.height, part.width, CV_32F, const_cast<float *>(output.ptr<float>()));
+        const int nextStart = strip + 1 < strips ? (strip + 1) * (length - stripLength) / (strips - 1) : length;
+        const int end = strip + 1 < strips ? (nextStart + start + stripLength) / 2 : length;
+        map(span(done - start, end - done)).copyTo(probability(span(done, end - done)));
         done = end;
     }
     return probability;

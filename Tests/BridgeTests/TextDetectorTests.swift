@@ -269,6 +269,36 @@ func topSideAngle(_ quad: Bounds) -> Double {
         }
     }
 
+    /// A portrait picture (a phone held upright) is read in strips across its long side, one above the other, each
+    /// as wide as the picture: its boxes are the whole read's. Cut into columns 352 of its 736 network pixels wide,
+    /// each box moved or changed shape (IoU with the whole read's 0.77-0.88), and in a hand-held 450x800 clip of a
+    /// shop sign the detector missed the sign that the whole frame shows (`OYSTER`).
+    @Test func aPortraitPictureReadInStripsFindsWhatItsWholeReadFinds() throws {
+        let whole = try LearnedTextDetector(options: TextDetectorOptions(shortSide: 736))
+        let strips = try LearnedTextDetector(options: TextDetectorOptions(shortSide: 736, maxInputPixels: 960 * 544))
+        let (width, height) = (450, 800)
+        var pixels = [UInt8](repeating: 200, count: width * height)
+        for (text, size, degrees, left, top) in [("OYSTER", 40, -20.0, 120, 60), ("St. James", 22, 0, 90, 200),
+                                                 ("FESTIVE", 36, 15, 200, 520), ("SALE", 60, 18, 190, 620)] {
+            let line = try turnedLine(text, pixelHeight: size, degrees: degrees, paper: 200, margin: 10)
+            let ink = try #require(line.frame.image as? FrameImage).grayPixels()
+            for y in 0..<line.frame.height where top + y < height {
+                for x in 0..<line.frame.width where left + x < width && ink[y * line.frame.width + x] < 200 {
+                    pixels[(top + y) * width + left + x] = ink[y * line.frame.width + x]
+                }
+            }
+        }
+        let frame = Frame(image: try FrameImage(pixels: pixels, width: width, height: height, channels: 1), index: 0,
+                          time: 0)
+        let expected = try whole.detect(in: frame)
+        #expect(expected.count == 4, "read whole: \(expected.map(\.bounds))")
+        let found = try strips.detect(in: frame)
+        #expect(found.count == expected.count, "read in strips: \(found.map(\.bounds))")
+        for box in expected {
+            #expect(found.contains { $0.bounds.intersectionOverUnion(box.bounds) > 0.95 }, "\(box.bounds) in \(found)")
+        }
+    }
+
     @Test func missingModelNamesMakeSetup() {
         let path = "/nonexistent/livescan-models/\(TextDetectorModel.fileName)"
         #expect {
