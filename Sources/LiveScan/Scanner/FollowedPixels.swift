@@ -21,29 +21,34 @@ struct FollowedPixels {
 
     /// Looks for the pixels `step` on from where they were last found, within `radius` pixels of that place. When
     /// they match there at least `minScore`, their move since last found; otherwise nil, and nothing changes.
-    /// `partlyOutOfFrame`: pixels that would reach past the frame's edge there (a line the camera is turning away
-    /// from) are looked for by their part that stays in the frame, as long as at least half their short side of it
-    /// does; otherwise (and always without it) the whole patch must fit in the frame.
+    /// `partlyOutOfFrame`: pixels that would reach past the frame's edge at some place searched (a line the camera
+    /// is turning away from) and are not found whole in the frame are looked for by their part that stays in the
+    /// frame wherever they are searched, as long as at least half their short side of it does; otherwise (and always
+    /// without it) the whole patch must fit in the frame.
     mutating func find(in frame: Frame, step: (dx: Double, dy: Double), radius: Int, minScore: Double,
                        partlyOutOfFrame: Bool = false) throws -> (dx: Double, dy: Double)?
     {
         let expectedX = Int((origin.x + moved.dx + step.dx).rounded())
         let expectedY = Int((origin.y + moved.dy + step.dy).rounded())
+        let corners = PixelRect(x: expectedX - radius, y: expectedY - radius, width: 2 * radius + 1,
+                                height: 2 * radius + 1)
+        // The whole patch first, at the places searched where it fits in the frame: a line near the edge that a
+        // wide search could take past it has mostly stayed in view (a box 16 px below the top edge, searched 44 px
+        // around, was looked for by its 25 lowest rows alone, too few, and lost).
+        var found = try frame.bridgeImage().locate(patch, corners: corners), offset = (x: 0, y: 0)
         // The patch's columns and rows out of the frame at some place searched.
         let cut = (left: max(radius - expectedX, 0), top: max(radius - expectedY, 0),
                    right: max(expectedX + patch.width + radius - frame.width, 0),
                    bottom: max(expectedY + patch.height + radius - frame.height, 0))
-        var searched = patch, offset = (x: 0, y: 0)
-        if partlyOutOfFrame, cut.left + cut.top + cut.right + cut.bottom > 0 {
+        if found.score < minScore, partlyOutOfFrame, cut.left + cut.top + cut.right + cut.bottom > 0 {
             let inFrame = PixelRect(x: cut.left, y: cut.top, width: patch.width - cut.left - cut.right,
                                     height: patch.height - cut.top - cut.bottom)
             guard min(inFrame.width, inFrame.height) >= max(shortSide / 2, 4) else { return nil }
-            searched = try patch.copyPatch(inFrame)
             offset = (cut.left, cut.top)
+            found = try frame.bridgeImage().locate(try patch.copyPatch(inFrame),
+                                                   corners: PixelRect(x: corners.x + offset.x, y: corners.y + offset.y,
+                                                                      width: corners.width, height: corners.height))
         }
-        let corners = PixelRect(x: expectedX + offset.x - radius, y: expectedY + offset.y - radius,
-                                width: 2 * radius + 1, height: 2 * radius + 1)
-        let found = try frame.bridgeImage().locate(searched, corners: corners)
         guard found.score >= minScore else { return nil }
         let movedNow = (dx: found.x - Double(offset.x) - origin.x, dy: found.y - Double(offset.y) - origin.y)
         defer { moved = movedNow }
