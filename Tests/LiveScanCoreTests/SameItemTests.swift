@@ -23,6 +23,26 @@ import LiveScanTestSupport
         #expect(other.added.count == 2)
     }
 
+    /// A small word on a shaken sign, last seen moving up 2.5 px a frame (the shake's speed), is read again after a
+    /// blur and the frames a detector turn takes, 11 px below where it was last seen: the shake took the view back.
+    /// It keeps its id: a line is looked for, by its reading, where it was as well as where its motion would take it
+    /// (there, 43 px off: past a line height and a half and half its width). Another word read there is another item.
+    @Test func aWordReadAgainWhereItWasAfterAShakeKeepsItsId() throws {
+        func word(_ text: String, y: Double) -> Observation {
+            .text(text, confidence: 0.9, bounds: Bounds(x: 182, y: y, width: 26, height: 10))
+        }
+        for (again, items) in [("NEW", 1), ("OLD", 2)] {
+            var run = try Run()
+            run.feed((0...17).map { [word("NEW", y: 478 - 2.5 * Double($0))] })
+            run.feed(Array(repeating: [], count: 2), startingAt: 18)
+            run.feed(Array(repeating: [], count: 15), startingAt: 20, viewObscured: true)
+            run.feed(Array(repeating: [], count: 10), startingAt: 35)
+            run.feed([[word(again, y: 447.5)], [word(again, y: 447)]], startingAt: 45)
+            #expect(Set(run.added.map(\.item.id)).count == items, "\(again): added at \(run.added.map(\.frame))")
+            #expect(run.removed.isEmpty && run.tracker.items.count == items)
+        }
+    }
+
     /// The same reading a full line-width away is a second label, not the first one moved.
     @Test func aTwinLabelALineWidthAwayIsItsOwnItem() throws {
         var run = try Run()

@@ -11,7 +11,9 @@
 ///   the line is expected (`textOverlap`, whatever it reads: OCR flicker), or lies within `textGate` line
 ///   heights reading alike (`textSimilarity`), or reads the same (`sameReading`) within `textWidthGate` of its
 ///   width: two labels that read the same cannot overlap, so a matching reading within half its length is the
-///   same line however a hand shakes the camera. A piece of a line (`isPiece`) is the line too: a line
+///   same line however a hand shakes the camera. The readings are compared near where the line is expected and
+///   near where it was last seen: a shake goes back and forth, and its speed carried on over a blur misplaces a line
+///   unseen for a while. A piece of a line (`isPiece`) is the line too: a line
 ///   entering from the frame's edge is read first as its last word, then grows to the whole line, one item.
 ///   A region not read yet has only its place: `isSamePlace`, else `isGrownOrShrunk`.
 package struct SameItem: Sendable {
@@ -85,27 +87,45 @@ package struct SameItem: Sendable {
             let relative = distance / max(expected.diagonal, observation.bounds.diagonal, 1)
             return relative <= configuration.barcodeGate ? relative : nil
         case .text:
-            let relative = distance / max(expected.height, observation.bounds.height, 1)
-            let width = max(expected.width, observation.bounds.width, 1)
-            // Each way below of being the same line needs the boxes near (the gates) or overlapping (same place,
-            // a piece): far apart, the readings are not compared (a page's lines are many, and each pair's edit
-            // distance was most of its tracking time).
-            guard expected.overlaps(observation.bounds) || relative <= configuration.textGate
-                || distance <= configuration.textWidthGate * width else { return nil }
-            let reading = observation.transcript ?? ""
-            var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
-            if let settled = sighting.settledReading {
-                similarity = max(similarity, transcriptSimilarity(reading, settled))
-            }
-            let samePlace = isSamePlace(observation.bounds, as: expected)
-            let nearbyAndAlike = relative <= configuration.textGate && similarity >= configuration.textSimilarity
-            let readsTheSame = similarity >= Self.sameReading && distance <= configuration.textWidthGate * width
-            let earlier = sighting.settledReading ?? sighting.observation.transcript ?? ""
-            let pieceOfOne = Self.isPiece(reading, at: observation.bounds, of: earlier, at: expected)
-                || Self.isPiece(earlier, at: expected, of: reading, at: observation.bounds)
-            guard samePlace || nearbyAndAlike || readsTheSame || pieceOfOne else { return nil }
-            return relative + (1 - similarity)
+            // A line unseen for a while is looked for where its motion would take it and, by its reading, where it
+            // was: the view's motion is the camera's, and a hand's shake goes back and forth (carried on at a
+            // shake's speed over the frames a blur and a detector turn take, a sign's small word was looked for
+            // 26 px from where it was read again, 11 px from where it was last).
+            let atExpected = textCost(of: observation, as: sighting, expected: expected, byPlace: true)
+            let last = sighting.observation.bounds
+            guard last != expected,
+                  let atLast = textCost(of: observation, as: sighting, expected: last, byPlace: false)
+            else { return atExpected }
+            return min(atExpected ?? atLast, atLast)
         }
+    }
+
+    /// The cost of `observation` as the line of `sighting` at `expected`; nil when it cannot be. `byPlace`: its
+    /// overlapping `expected` counts (the same place, a piece); otherwise only a reading alike near it does.
+    private func textCost(of observation: Observation, as sighting: SameItem.Sighting, expected: Bounds,
+                          byPlace: Bool) -> Double? {
+        let distance = expected.center.distance(to: observation.bounds.center)
+        let relative = distance / max(expected.height, observation.bounds.height, 1)
+        let width = max(expected.width, observation.bounds.width, 1)
+        // Each way below of being the same line needs the boxes near (the gates) or overlapping (same place,
+        // a piece): far apart, the readings are not compared (a page's lines are many, and each pair's edit
+        // distance was most of its tracking time).
+        guard expected.overlaps(observation.bounds) || relative <= configuration.textGate
+            || distance <= configuration.textWidthGate * width else { return nil }
+        let reading = observation.transcript ?? ""
+        var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
+        if let settled = sighting.settledReading {
+            similarity = max(similarity, transcriptSimilarity(reading, settled))
+        }
+        let nearbyAndAlike = relative <= configuration.textGate && similarity >= configuration.textSimilarity
+        let readsTheSame = similarity >= Self.sameReading && distance <= configuration.textWidthGate * width
+        guard byPlace else { return nearbyAndAlike || readsTheSame ? relative + (1 - similarity) : nil }
+        let samePlace = isSamePlace(observation.bounds, as: expected)
+        let earlier = sighting.settledReading ?? sighting.observation.transcript ?? ""
+        let pieceOfOne = Self.isPiece(reading, at: observation.bounds, of: earlier, at: expected)
+            || Self.isPiece(earlier, at: expected, of: reading, at: observation.bounds)
+        guard samePlace || nearbyAndAlike || readsTheSame || pieceOfOne else { return nil }
+        return relative + (1 - similarity)
     }
 
     /// Two boxes of text are one place: they overlap by `textOverlap`.
