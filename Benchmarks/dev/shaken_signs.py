@@ -12,6 +12,7 @@ functions over the log beside the scan, tested in test_dev.py.
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -24,6 +25,9 @@ FRAMES = 83
 # The blurred stretches; the legible ones are what lies around them.
 BLURS = ((20, 34), (55, 66))
 LEGIBLE = ((0, 19), (35, 54), (67, 82))
+# One frame of each legible stretch, read as a still image: what the video is held to (a sign every frame of which
+# reads as a still should be reported in each stretch).
+STILL_FRAMES = (10, 45, 75)
 MIN_WORD_HEIGHT = 35
 WINDOW = (397, 706)
 SIZE = (450, 800)
@@ -86,6 +90,35 @@ def build(entries: list, chosen: list, root: str, out: str) -> str:
     return path
 
 
+def build_stills(chosen: list, out: str) -> str:
+    """Frames STILL_FRAMES of each clip (built by `build`) as PNG files in one folder under `out` (reused when
+    present), named CLIP_FRAME.png by the clip's photo index and the frame."""
+    folder = os.path.join(out, "shaken-signs", "stills")
+    os.makedirs(folder, exist_ok=True)
+    picked = "+".join(f"eq(n\\,{n})" for n in STILL_FRAMES)
+    for k, _, _ in chosen:
+        if all(os.path.exists(os.path.join(folder, f"{k:03d}_{n}.png")) for n in STILL_FRAMES):
+            continue
+        pattern = os.path.join(folder, f"{k:03d}_tmp%d.png")
+        icdar_video.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(out, "shaken-signs", f"{k:03d}.mp4"),
+                         "-vf", f"select='{picked}'", "-vsync", "0", pattern])
+        for number, n in enumerate(STILL_FRAMES, start=1):
+            os.replace(pattern % number, os.path.join(folder, f"{k:03d}_{n}.png"))
+    return folder
+
+
+def still_signs(chosen: list, events: list) -> set:
+    """The clips (their indices in `chosen`) whose word some item of one of their still frames holds. `events`: the
+    stills' scan's log lines, each add and update naming its `file`."""
+    read = set()
+    for clip, (k, word, _) in enumerate(chosen):
+        names = {f"{k:03d}_{n}.png" for n in STILL_FRAMES}
+        if any(os.path.basename(e.get("file") or "") in names and word in icdar_video.words(e.get("transcript"))
+               for e in events if e.get("event") in ("add", "update")):
+            read.add(clip)
+    return read
+
+
 def score(chosen: list, events: list) -> dict:
     """For each clip's word the scan reported while the clip was shown: its items, and the legible stretches it was
     reported in. `events`: icdar_video.read_events's text events."""
@@ -113,11 +146,15 @@ def score(chosen: list, events: list) -> dict:
     return {"clips": len(chosen), "words": words}
 
 
-def summary(result: dict) -> dict:
+def summary(result: dict, stills: set | None = None) -> dict:
     """Words reported, how many items each took (mean, and how many were one item), and how many were reported
-    in all three legible stretches."""
+    in all three legible stretches; with `stills` (`still_signs`), how many signs the still frames read and how many
+    of those the video never reported."""
     words = result["words"]
+    reported = {w["clip"] for w in words}
     return {"clips": result["clips"], "words": len(words),
+            "stills_read": None if stills is None else len(stills),
+            "missed_by_video": None if stills is None else len(stills - reported),
             "one_item": sum(1 for w in words if w["items"] == 1),
             "items_per_word": sum(w["items"] for w in words) / max(len(words), 1),
             "every_stretch": sum(1 for w in words if len(w["stretches"]) == len(LEGIBLE))}
@@ -138,7 +175,9 @@ def render(result: dict) -> str:
         return f"   failed: {result['error']}"
     return (f"   {result['clips']} clips; signs read: {result['words']}; one item through the shakes: "
             f"{result['one_item']} ({result['items_per_word']:.2f} items a sign); reported in all three legible "
-            f"stretches: {result['every_stretch']}; {result['fps']:.1f} fps")
+            f"stretches: {result['every_stretch']}; {result['fps']:.1f} fps; their frames {', '.join(map(str, STILL_FRAMES))} "
+            f"read as still images: {result.get('stills_read')} signs, {result.get('missed_by_video')} of them never "
+            f"reported by the video")
 
 
 def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
@@ -153,6 +192,10 @@ def run(livescan: str, shared: str, out: str, quality: str) -> dict | None:
         log = os.path.join(out, f"shaken-signs-{quality}.jsonl")
         seconds = scene_text_video.scan(livescan, video, quality, log)
         result = score(chosen, icdar_video.read_events(log))
-        return {**summary(result), "fps": len(chosen) * FRAMES / seconds, "error": None}
+        stills_log = os.path.join(out, f"shaken-signs-stills-{quality}.jsonl")
+        scene_text_video.scan(livescan, build_stills(chosen, out), quality, stills_log)
+        with open(stills_log, encoding="utf-8") as file:
+            stills = still_signs(chosen, [json.loads(line) for line in file if line.strip()])
+        return {**summary(result, stills), "fps": len(chosen) * FRAMES / seconds, "error": None}
     except (RuntimeError, ValueError, OSError, subprocess.SubprocessError) as error:
         return {"error": str(error)}

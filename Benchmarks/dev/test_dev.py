@@ -290,5 +290,19 @@ class ShakenSignsTests(unittest.TestCase):
         self.assertEqual(shaken_signs.verdicts(None)[0][1], False)
 
 
+    def test_the_still_frames_read_are_what_the_video_is_held_to(self):
+        chosen = [(0, "dome", 451), (1, "exit", 0), (7, "sale", 10)]
+        stills = [{"event": "add", "id": "a", "file": "/x/stills/000_45.png", "transcript": "DOME"},
+                  {"event": "add", "id": "b", "file": "/x/stills/001_10.png", "transcript": "no exit"},
+                  # Another clip's frame, and a frame that is not one of the stills: neither counts for clip 2.
+                  {"event": "add", "id": "c", "file": "/x/stills/000_75.png", "transcript": "SALE"},
+                  {"event": "add", "id": "d", "file": "/x/stills/007_44.png", "transcript": "SALE"}]
+        read = shaken_signs.still_signs(chosen, stills)
+        self.assertEqual(read, {0, 1})
+        video = {"clips": 3, "words": [{"clip": 0, "word": "dome", "items": 1, "stretches": [0, 1, 2]}]}
+        summary = shaken_signs.summary(video, read)
+        self.assertEqual((summary["stills_read"], summary["missed_by_video"]), (2, 1))
+        self.assertIsNone(shaken_signs.summary(video)["stills_read"])
+
 if __name__ == "__main__":
     unittest.main()
