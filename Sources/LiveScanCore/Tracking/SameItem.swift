@@ -90,7 +90,7 @@ package struct SameItem: Sendable {
             // A line unseen for a while is looked for where its motion would take it and, by its reading, where it
             // was: the view's motion is the camera's, and a hand's shake goes back and forth (carried on at a
             // shake's speed over the frames a blur and a detector turn take, a sign's small word was looked for
-            // 26 px from where it was read again, 11 px from where it was last).
+            // 43 px from where it was read again, 11 px from where it was last).
             let atExpected = textCost(of: observation, as: sighting, expected: expected, byPlace: true)
             let last = sighting.observation.bounds
             guard last != expected,
