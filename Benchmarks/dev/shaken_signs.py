@@ -66,6 +66,11 @@ def clip_filter(left: int) -> str:
             f"avgblur=sizeX=24:sizeY=3:enable='{blurred}',format=yuv420p")
 
 
+def clip_path(out: str, k: int) -> str:
+    """Where `build` writes the clip of photo `k` under `out`."""
+    return os.path.join(out, "shaken-signs", f"{k:03d}.mp4")
+
+
 def build(entries: list, chosen: list, root: str, out: str) -> str:
     """The clips joined into one video under `out` (reused when present)."""
     path = os.path.join(out, f"shaken-signs-n{len(chosen)}-f{FRAMES}.mp4")
@@ -76,7 +81,7 @@ def build(entries: list, chosen: list, root: str, out: str) -> str:
     listing = os.path.join(folder, "concat.txt")
     with open(listing, "w", encoding="utf-8") as lst:
         for k, _, left in chosen:
-            clip = os.path.join(folder, f"{k:03d}.mp4")
+            clip = clip_path(out, k)
             if not os.path.exists(clip):
                 icdar_video.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-framerate", "30", "-i",
                                  os.path.join(root, entries[k]["file"]), "-frames:v", str(FRAMES), "-vf",
@@ -90,6 +95,11 @@ def build(entries: list, chosen: list, root: str, out: str) -> str:
     return path
 
 
+def still_name(k: int, frame: int) -> str:
+    """The file name of frame `frame` of photo `k`'s clip read as a still image."""
+    return f"{k:03d}_{frame}.png"
+
+
 def build_stills(chosen: list, out: str) -> str:
     """Frames STILL_FRAMES of each clip (built by `build`) as PNG files in one folder under `out` (reused when
     present), named CLIP_FRAME.png by the clip's photo index and the frame."""
@@ -97,13 +107,13 @@ def build_stills(chosen: list, out: str) -> str:
     os.makedirs(folder, exist_ok=True)
     picked = "+".join(f"eq(n\\,{n})" for n in STILL_FRAMES)
     for k, _, _ in chosen:
-        if all(os.path.exists(os.path.join(folder, f"{k:03d}_{n}.png")) for n in STILL_FRAMES):
+        if all(os.path.exists(os.path.join(folder, still_name(k, n))) for n in STILL_FRAMES):
             continue
         pattern = os.path.join(folder, f"{k:03d}_tmp%d.png")
-        icdar_video.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(out, "shaken-signs", f"{k:03d}.mp4"),
-                         "-vf", f"select='{picked}'", "-vsync", "0", pattern])
+        icdar_video.run(["ffmpeg", "-v", "error", "-y", "-i", clip_path(out, k), "-vf", f"select='{picked}'",
+                         "-vsync", "0", pattern])
         for number, n in enumerate(STILL_FRAMES, start=1):
-            os.replace(pattern % number, os.path.join(folder, f"{k:03d}_{n}.png"))
+            os.replace(pattern % number, os.path.join(folder, still_name(k, n)))
     return folder
 
 
@@ -112,7 +122,7 @@ def still_signs(chosen: list, events: list) -> set:
     stills' scan's log lines, each add and update naming its `file`."""
     read = set()
     for clip, (k, word, _) in enumerate(chosen):
-        names = {f"{k:03d}_{n}.png" for n in STILL_FRAMES}
+        names = {still_name(k, n) for n in STILL_FRAMES}
         if any(os.path.basename(e.get("file") or "") in names and word in icdar_video.words(e.get("transcript"))
                for e in events if e.get("event") in ("add", "update")):
             read.add(clip)
@@ -175,8 +185,8 @@ def render(result: dict) -> str:
         return f"   failed: {result['error']}"
     return (f"   {result['clips']} clips; signs read: {result['words']}; one item through the shakes: "
             f"{result['one_item']} ({result['items_per_word']:.2f} items a sign); reported in all three legible "
-            f"stretches: {result['every_stretch']}; {result['fps']:.1f} fps; their frames {', '.join(map(str, STILL_FRAMES))} "
-            f"read as still images: {result.get('stills_read')} signs, {result.get('missed_by_video')} of them never "
+            f"stretches: {result['every_stretch']}; {result['fps']:.1f} fps; their frames "
+            f"{', '.join(map(str, STILL_FRAMES))} read as still images: {result.get('stills_read')} signs, {result.get('missed_by_video')} of them never "
             f"reported by the video")
 
 

@@ -289,7 +289,6 @@ class ShakenSignsTests(unittest.TestCase):
         self.assertEqual(shaken_signs.verdicts({**summary, "error": None})[0][1], False)
         self.assertEqual(shaken_signs.verdicts(None)[0][1], False)
 
-
     def test_the_still_frames_read_are_what_the_video_is_held_to(self):
         chosen = [(0, "dome", 451), (1, "exit", 0), (7, "sale", 10)]
         stills = [{"event": "add", "id": "a", "file": "/x/stills/000_45.png", "transcript": "DOME"},
@@ -303,6 +302,7 @@ class ShakenSignsTests(unittest.TestCase):
         summary = shaken_signs.summary(video, read)
         self.assertEqual((summary["stills_read"], summary["missed_by_video"]), (2, 1))
         self.assertIsNone(shaken_signs.summary(video)["stills_read"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -80,10 +80,10 @@ package struct SameItem: Sendable {
     /// The cost of explaining `observation` as the item of `sighting` seen again; nil when it cannot be.
     package func cost(of observation: Observation, as sighting: Sighting) -> Double? {
         let expected = sighting.expected
-        let distance = expected.center.distance(to: observation.bounds.center)
         switch observation.kind {
         case .barcode:
             guard Self.hasSameIdentity(sighting.observation, observation) else { return nil }
+            let distance = expected.center.distance(to: observation.bounds.center)
             let relative = distance / max(expected.diagonal, observation.bounds.diagonal, 1)
             return relative <= configuration.barcodeGate ? relative : nil
         case .text:
@@ -91,41 +91,60 @@ package struct SameItem: Sendable {
             // was: the view's motion is the camera's, and a hand's shake goes back and forth (carried on at a
             // shake's speed over the frames a blur and a detector turn take, a sign's small word was looked for
             // 43 px from where it was read again, 11 px from where it was last).
-            let atExpected = textCost(of: observation, as: sighting, expected: expected, byPlace: true)
             let last = sighting.observation.bounds
-            guard last != expected,
-                  let atLast = textCost(of: observation, as: sighting, expected: last, byPlace: false)
-            else { return atExpected }
-            return min(atExpected ?? atLast, atLast)
+            let atExpected = TextPlace(observation.bounds, expected: expected, configuration: configuration)
+            let atLast = last == expected ? nil
+                : TextPlace(observation.bounds, expected: last, configuration: configuration)
+            // Far from both places, the readings are not compared (a page's lines are many, and each pair's edit
+            // distance was most of its tracking time); near either, they are compared once.
+            guard atExpected.isNear || atLast?.isNear == true else { return nil }
+            let reading = observation.transcript ?? ""
+            var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
+            if let settled = sighting.settledReading {
+                similarity = max(similarity, transcriptSimilarity(reading, settled))
+            }
+            let byPlace = atExpected.isNear
+                ? textCost(of: observation, atExpected, reading: reading, similarity: similarity, as: sighting,
+                           at: expected, byPlace: true) : nil
+            let byLastPlace = atLast.flatMap {
+                $0.isNear ? textCost(of: observation, $0, reading: reading, similarity: similarity, as: sighting,
+                                     at: last, byPlace: false) : nil
+            }
+            return [byPlace, byLastPlace].compactMap { $0 }.min()
         }
     }
 
-    /// The cost of `observation` as the line of `sighting` at `expected`; nil when it cannot be. `byPlace`: its
-    /// overlapping `expected` counts (the same place, a piece); otherwise only a reading alike near it does.
-    private func textCost(of observation: Observation, as sighting: SameItem.Sighting, expected: Bounds,
-                          byPlace: Bool) -> Double? {
-        let distance = expected.center.distance(to: observation.bounds.center)
-        let relative = distance / max(expected.height, observation.bounds.height, 1)
-        let width = max(expected.width, observation.bounds.width, 1)
-        // Each way below of being the same line needs the boxes near (the gates) or overlapping (same place,
-        // a piece): far apart, the readings are not compared (a page's lines are many, and each pair's edit
-        // distance was most of its tracking time).
-        guard expected.overlaps(observation.bounds) || relative <= configuration.textGate
-            || distance <= configuration.textWidthGate * width else { return nil }
-        let reading = observation.transcript ?? ""
-        var similarity = transcriptSimilarity(reading, sighting.observation.transcript ?? "")
-        if let settled = sighting.settledReading {
-            similarity = max(similarity, transcriptSimilarity(reading, settled))
+    /// Where an observed line lies against a place a line is looked for: how far, in line heights, and whether it is
+    /// near enough there for the readings to be compared (the boxes overlap, or lie within the gates).
+    private struct TextPlace {
+        let distance: Double
+        let relative: Double
+        let width: Double
+        let isNear: Bool
+
+        init(_ observed: Bounds, expected: Bounds, configuration: TrackerConfiguration) {
+            distance = expected.center.distance(to: observed.center)
+            relative = distance / max(expected.height, observed.height, 1)
+            width = max(expected.width, observed.width, 1)
+            isNear = expected.overlaps(observed) || relative <= configuration.textGate
+                || distance <= configuration.textWidthGate * width
         }
-        let nearbyAndAlike = relative <= configuration.textGate && similarity >= configuration.textSimilarity
-        let readsTheSame = similarity >= Self.sameReading && distance <= configuration.textWidthGate * width
-        guard byPlace else { return nearbyAndAlike || readsTheSame ? relative + (1 - similarity) : nil }
+    }
+
+    /// The cost of `observation`, reading `reading` (`similarity` to the line of `sighting`) and lying at `place`
+    /// against `expected`, as that line; nil when it cannot be. `byPlace`: its overlapping `expected` counts (the
+    /// same place, a piece); otherwise only a reading alike near it does.
+    private func textCost(of observation: Observation, _ place: TextPlace, reading: String, similarity: Double,
+                          as sighting: Sighting, at expected: Bounds, byPlace: Bool) -> Double? {
+        let nearbyAndAlike = place.relative <= configuration.textGate && similarity >= configuration.textSimilarity
+        let readsTheSame = similarity >= Self.sameReading && place.distance <= configuration.textWidthGate * place.width
+        let cost = place.relative + (1 - similarity)
+        guard byPlace else { return nearbyAndAlike || readsTheSame ? cost : nil }
         let samePlace = isSamePlace(observation.bounds, as: expected)
         let earlier = sighting.settledReading ?? sighting.observation.transcript ?? ""
         let pieceOfOne = Self.isPiece(reading, at: observation.bounds, of: earlier, at: expected)
             || Self.isPiece(earlier, at: expected, of: reading, at: observation.bounds)
-        guard samePlace || nearbyAndAlike || readsTheSame || pieceOfOne else { return nil }
-        return relative + (1 - similarity)
+        return samePlace || nearbyAndAlike || readsTheSame || pieceOfOne ? cost : nil
     }
 
     /// Two boxes of text are one place: they overlap by `textOverlap`.
